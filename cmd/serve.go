@@ -1,0 +1,152 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"tradejournal/db"
+	"tradejournal/server"
+)
+
+// serveConfig holds the flags of serve.
+type serveConfig struct {
+	addr      string
+	publicURL string
+}
+
+// Server timeouts. Uploads and downloads extend their own deadlines, so
+// these bound idle and slow clients, not large files.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 60 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+	shutdownTimeout   = 30 * time.Second
+	keyUsageInterval  = time.Minute
+)
+
+func newServeCmd(cfg *globalConfig) *cobra.Command {
+	sc := serveConfig{}
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the API (first run creates the data directory, user me and a key)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			return serve(ctx, cfg, sc, out(cmd), cmd.ErrOrStderr())
+		},
+	}
+	c.Flags().StringVar(&sc.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	c.Flags().StringVar(&sc.publicURL, "public-url", "", "base URL of document links (default http:// + the listen address)")
+	return c
+}
+
+func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stderr io.Writer) error {
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	if err := mkdirData(cfg.dataDir); err != nil {
+		return err
+	}
+	unlock, err := db.TryLock(filepath.Join(cfg.dataDir, "serve.lock"))
+	if errors.Is(err, db.ErrLocked) {
+		return fmt.Errorf("another tradejournal serve is running on %s", cfg.dataDir)
+	}
+	if err != nil {
+		return err
+	}
+	defer unlock()
+
+	d, err := openDataDir(ctx, cfg.dataDir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	ln, err := net.Listen("tcp", sc.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	publicURL := sc.publicURL
+	if publicURL == "" {
+		publicURL = "http://" + ln.Addr().String()
+	}
+	if err := firstRun(ctx, d.db, "http://"+ln.Addr().String(), stdout); err != nil {
+		return err
+	}
+	srv := server.New(server.Config{PublicURL: publicURL}, d.db, d.files, logger)
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	usageCtx, stopUsage := context.WithCancel(context.WithoutCancel(ctx))
+	usageDone := make(chan struct{})
+	go func() {
+		srv.RecordKeyUsage(usageCtx, keyUsageInterval)
+		close(usageDone)
+	}()
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+	logger.Info("listening", "addr", ln.Addr().String(), "data", cfg.dataDir, "public_url", publicURL)
+
+	select {
+	case err = <-serveErr:
+	case <-ctx.Done():
+		logger.Info("shutting down: finishing requests in flight")
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		err = hs.Shutdown(sctx)
+		cancel()
+	}
+	stopUsage()
+	<-usageDone
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// firstRun gives a new data directory a user "me" with a write key, and
+// shows the key once, so that `serve` alone is the whole set-up.
+func firstRun(ctx context.Context, d *db.DB, baseURL string, stdout io.Writer) error {
+	users, err := d.Users(ctx)
+	if err != nil || len(users) > 0 {
+		return err
+	}
+	u, err := d.CreateUser(ctx, "me", db.DefaultTimezone)
+	if err != nil {
+		return err
+	}
+	scopes, _ := db.ParseScopes("write")
+	_, key, err := d.CreateKey(ctx, u.Name, "first run", scopes, false)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, `
+First run: created user "me" and an API key with full (write) access.
+The key is shown only this once; keep it somewhere safe:
+
+%s
+
+Use it as:  curl -H 'Authorization: Bearer %s' %s/api/v1/accounts
+More users and keys: tradejournal user add NAME; tradejournal key create --user NAME
+
+`, key, key, baseURL)
+	return nil
+}

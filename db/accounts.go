@@ -1,0 +1,280 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+)
+
+// Account is a trading account: a prop-firm evaluation or funded account, or
+// a retail brokerage account. Trades and documents belong to one.
+type Account struct {
+	ID              string   `json:"id"`
+	Name            string   `json:"name"`
+	AccountNumber   string   `json:"account_number"`
+	AccountType     string   `json:"account_type"`
+	PropFirm        *string  `json:"prop_firm"`
+	FirmsLogo       *string  `json:"firms_logo"`
+	Broker          *string  `json:"broker"`
+	Currency        string   `json:"currency"`
+	StartingBalance *float64 `json:"starting_balance"`
+	Status          string   `json:"status"`
+	Tags            []TagRef `json:"tags"`
+	CreatedAt       string   `json:"created_at"`
+	UpdatedAt       string   `json:"updated_at"`
+}
+
+// AccountInput is the body of an account create or partial update. On
+// create, absent fields take their defaults; on update they are untouched.
+type AccountInput struct {
+	Name            Optional[string]   `json:"name"`
+	AccountNumber   Optional[string]   `json:"account_number"`
+	AccountType     Optional[string]   `json:"account_type"`
+	PropFirm        Optional[string]   `json:"prop_firm"`
+	FirmsLogo       Optional[string]   `json:"firms_logo"`
+	Broker          Optional[string]   `json:"broker"`
+	Currency        Optional[string]   `json:"currency"`
+	StartingBalance Optional[float64]  `json:"starting_balance"`
+	Status          Optional[string]   `json:"status"`
+	TagIDs          Optional[[]string] `json:"tag_ids"`
+}
+
+// Account types and statuses.
+var (
+	AccountTypes    = []string{"prop", "retail"}
+	AccountStatuses = []string{"evaluation", "funded", "passed", "failed", "active", "closed"}
+)
+
+// Deleted reports a delete: what went and what went with it.
+type Deleted struct {
+	ID       string
+	Warnings []string
+}
+
+const accountColumns = `id, name, account_number, account_type, prop_firm, firms_logo, broker,
+	currency, starting_balance, status, created_at, updated_at`
+
+func scanAccount(s interface{ Scan(...any) error }) (Account, error) {
+	var a Account
+	err := s.Scan(&a.ID, &a.Name, &a.AccountNumber, &a.AccountType, &a.PropFirm, &a.FirmsLogo, &a.Broker,
+		&a.Currency, &a.StartingBalance, &a.Status, &a.CreatedAt, &a.UpdatedAt)
+	return a, err
+}
+
+// apply copies the fields set in in onto a.
+func (in *AccountInput) apply(a *Account) {
+	if in.Name.Set {
+		a.Name = in.Name.Value // null clears to ""
+	}
+	if in.AccountNumber.Set {
+		a.AccountNumber = in.AccountNumber.Value
+	}
+	if in.AccountType.Set {
+		a.AccountType = in.AccountType.Value
+	}
+	if in.PropFirm.Set {
+		a.PropFirm = in.PropFirm.Ptr()
+	}
+	if in.FirmsLogo.Set {
+		a.FirmsLogo = in.FirmsLogo.Ptr()
+	}
+	if in.Broker.Set {
+		a.Broker = in.Broker.Ptr()
+	}
+	if in.Currency.Set {
+		a.Currency = in.Currency.Value
+	}
+	if in.StartingBalance.Set {
+		a.StartingBalance = in.StartingBalance.Ptr()
+	}
+	if in.Status.Set {
+		a.Status = in.Status.Value
+	}
+}
+
+// CreateAccount adds an account for the user. A duplicate account_number
+// is a *ConflictError.
+func (db *DB) CreateAccount(ctx context.Context, userID string, in AccountInput) (Account, error) {
+	now := db.now()
+	a := Account{ID: db.NewID(), Currency: "USD", Status: "active", CreatedAt: now, UpdatedAt: now}
+	in.apply(&a)
+	if a.AccountType == "" {
+		a.AccountType = "retail"
+		if a.PropFirm != nil {
+			a.AccountType = "prop"
+		}
+	}
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return Account{}, err
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `INSERT INTO accounts (user_id, `+accountColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		userID, a.ID, a.Name, a.AccountNumber, a.AccountType, a.PropFirm, a.FirmsLogo, a.Broker,
+		a.Currency, a.StartingBalance, a.Status, a.CreatedAt, a.UpdatedAt)
+	if isUniqueViolation(err) {
+		return Account{}, accountNumberTaken(a.AccountNumber)
+	}
+	if err != nil {
+		return Account{}, err
+	}
+	if a.Tags, err = setTags(ctx, tx, userID, accountTags, a.ID, in.TagIDs); err != nil {
+		return Account{}, err
+	}
+	return a, tx.Commit()
+}
+
+func accountNumberTaken(number string) error {
+	return &ConflictError{
+		Message: "An account with this account_number already exists",
+		Details: map[string]string{"account_number": "account_number " + number + " is already used by another account"},
+	}
+}
+
+// Account reads one of the user's accounts.
+func (db *DB) Account(ctx context.Context, userID, id string) (Account, error) {
+	a, err := scanAccount(db.read.QueryRowContext(ctx,
+		`SELECT `+accountColumns+` FROM accounts WHERE user_id = ? AND id = ?`, userID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Account{}, notFound("Account")
+	}
+	if err != nil {
+		return Account{}, err
+	}
+	tags, err := loadTags(ctx, db.read, accountTags, []string{a.ID})
+	a.Tags = tags[a.ID]
+	return a, err
+}
+
+// Accounts lists a page of the user's accounts, newest first, and the total.
+func (db *DB) Accounts(ctx context.Context, userID string, page Page) ([]Account, int, error) {
+	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tx.Rollback()
+	var total int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM accounts WHERE user_id = ?`, userID).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE user_id = ?
+		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, userID, page.Limit, page.Offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Account{}
+	var ids []string
+	for rows.Next() {
+		a, err := scanAccount(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, a)
+		ids = append(ids, a.ID)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	tags, err := loadTags(ctx, tx, accountTags, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range out {
+		out[i].Tags = tags[out[i].ID]
+	}
+	return out, total, nil
+}
+
+// UpdateAccount changes the fields set in in.
+func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountInput) (Account, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return Account{}, err
+	}
+	defer tx.Rollback()
+	a, err := scanAccount(tx.QueryRowContext(ctx,
+		`SELECT `+accountColumns+` FROM accounts WHERE user_id = ? AND id = ?`, userID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Account{}, notFound("Account")
+	}
+	if err != nil {
+		return Account{}, err
+	}
+	in.apply(&a)
+	a.UpdatedAt = db.now()
+	_, err = tx.ExecContext(ctx, `UPDATE accounts SET name = ?, account_number = ?, account_type = ?,
+		prop_firm = ?, firms_logo = ?, broker = ?, currency = ?, starting_balance = ?, status = ?, updated_at = ?
+		WHERE user_id = ? AND id = ?`,
+		a.Name, a.AccountNumber, a.AccountType, a.PropFirm, a.FirmsLogo, a.Broker, a.Currency,
+		a.StartingBalance, a.Status, a.UpdatedAt, userID, id)
+	if isUniqueViolation(err) {
+		return Account{}, accountNumberTaken(a.AccountNumber)
+	}
+	if err != nil {
+		return Account{}, err
+	}
+	if a.Tags, err = setTags(ctx, tx, userID, accountTags, a.ID, in.TagIDs); err != nil {
+		return Account{}, err
+	}
+	return a, tx.Commit()
+}
+
+// DeleteAccount removes one of the user's accounts. While trades or
+// documents belong to it, that is a *ConflictError giving their counts,
+// unless cascade is set, when they go with it in the same transaction.
+func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool) (Deleted, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return Deleted{}, err
+	}
+	defer tx.Rollback()
+	var trades, documents, tagLinks int
+	err = tx.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM trades WHERE account_id = a.id),
+		(SELECT count(*) FROM documents WHERE account_id = a.id),
+		(SELECT count(*) FROM account_tags WHERE account_id = a.id)
+		FROM accounts a WHERE a.user_id = ? AND a.id = ?`, userID, id).Scan(&trades, &documents, &tagLinks)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Deleted{}, notFound("Account")
+	}
+	if err != nil {
+		return Deleted{}, err
+	}
+	if (trades > 0 || documents > 0) && !cascade {
+		return Deleted{}, &ConflictError{
+			Message: "Account has trades or documents; delete them first or pass cascade=true",
+			Details: map[string]string{"trades": strconv.Itoa(trades), "documents": strconv.Itoa(documents)},
+		}
+	}
+	d := Deleted{ID: id, Warnings: []string{}}
+	if trades > 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND account_id = ?`, userID, id); err != nil {
+			return Deleted{}, err
+		}
+		d.Warnings = append(d.Warnings, "Deleted "+plural(trades, "trade"))
+	}
+	if documents > 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM documents WHERE user_id = ? AND account_id = ?`, userID, id); err != nil {
+			return Deleted{}, err
+		}
+		d.Warnings = append(d.Warnings, "Deleted "+plural(documents, "document"))
+	}
+	if tagLinks > 0 {
+		d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM accounts WHERE user_id = ? AND id = ?`, userID, id); err != nil {
+		return Deleted{}, err
+	}
+	return d, tx.Commit()
+}
+
+// plural writes "1 trade", "2 trades".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

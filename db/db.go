@@ -1,0 +1,186 @@
+// Package db holds the journal's records and rules: the schema's types, the
+// queries and transactions over them, and the derived fields (P&L, status,
+// asset class) computed when a record is saved. It never sees HTTP.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"tradejournal/schema"
+)
+
+// BusyTimeout is how long a connection waits for another writer (another
+// process, such as a CLI command next to a running server) before giving up.
+const BusyTimeout = 10 * time.Second
+
+// TimeFormat is how every stored and served timestamp is written: RFC 3339 in
+// UTC with milliseconds. Timestamps are stored as this text, never handed to
+// the driver as time.Time, so what is stored is exactly what is served.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// DB is the journal's database: one writer connection, through which every
+// write goes in a BEGIN IMMEDIATE transaction, and a pool of read-only
+// connections for reads, so a read can never write.
+type DB struct {
+	write *sql.DB
+	read  *sql.DB
+
+	// Now is the clock; tests pin it.
+	Now func() time.Time
+	// NewID makes record ids; UUIDv7 by default (time-ordered, kind to B-trees).
+	NewID func() string
+}
+
+// Open opens (creating if needed) the database at path and applies pending
+// migrations, holding an exclusive lock on the .lock file beside it meanwhile
+// so that a server and a CLI command never migrate at once.
+func Open(ctx context.Context, path string) (*DB, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := lockFile(filepath.Join(filepath.Dir(abs), ".lock"))
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", filepath.Dir(abs), err)
+	}
+	defer unlock()
+
+	write, err := sql.Open("sqlite", dsn(abs, false))
+	if err != nil {
+		return nil, err
+	}
+	write.SetMaxOpenConns(1)
+	write.SetConnMaxIdleTime(0)
+	if err := migrate(ctx, write); err != nil {
+		write.Close()
+		return nil, err
+	}
+	read, err := sql.Open("sqlite", dsn(abs, true))
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	read.SetMaxOpenConns(max(4, runtime.NumCPU()))
+	read.SetMaxIdleConns(max(4, runtime.NumCPU()))
+	if err := read.PingContext(ctx); err != nil {
+		write.Close()
+		read.Close()
+		return nil, err
+	}
+	return &DB{
+		write: write,
+		read:  read,
+		Now:   time.Now,
+		NewID: newUUIDv7,
+	}, nil
+}
+
+// dsn builds a file: URI with every connection setting as a _pragma, so each
+// connection the pool opens gets them, not only the first.
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(FULL)")
+	if readOnly {
+		q.Set("mode", "ro")
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Set("_txlock", "immediate")
+	}
+	u := url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}
+	return u.String()
+}
+
+func migrate(ctx context.Context, db *sql.DB) error {
+	p, err := provider(db)
+	if err != nil {
+		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+func provider(db *sql.DB) (*goose.Provider, error) {
+	fsys, err := fs.Sub(schema.FS, ".")
+	if err != nil {
+		return nil, err
+	}
+	return goose.NewProvider(goose.DialectSQLite3, db, fsys)
+}
+
+// MigrationStatus is one migration and whether it has been applied.
+type MigrationStatus struct {
+	Version   int64
+	Name      string
+	Applied   bool
+	AppliedAt time.Time
+}
+
+// Migrations reports every known migration; Open has applied them all.
+func (db *DB) Migrations(ctx context.Context) ([]MigrationStatus, error) {
+	p, err := provider(db.write)
+	if err != nil {
+		return nil, err
+	}
+	st, err := p.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MigrationStatus, 0, len(st))
+	for _, s := range st {
+		out = append(out, MigrationStatus{
+			Version:   s.Source.Version,
+			Name:      filepath.Base(s.Source.Path),
+			Applied:   s.State == goose.StateApplied,
+			AppliedAt: s.AppliedAt,
+		})
+	}
+	return out, nil
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	return errors.Join(db.read.Close(), db.write.Close())
+}
+
+// Pragma reads one pragma from a reader (readOnly) or the writer connection;
+// tests use it to show every connection carries its settings.
+func (db *DB) Pragma(ctx context.Context, name string, readOnly bool) (string, error) {
+	pool := db.write
+	if readOnly {
+		pool = db.read
+	}
+	var v string
+	err := pool.QueryRowContext(ctx, "PRAGMA "+name).Scan(&v)
+	return v, err
+}
+
+// now is the current time as stored text.
+func (db *DB) now() string {
+	return db.Now().UTC().Format(TimeFormat)
+}
+
+// begin starts a write transaction (BEGIN IMMEDIATE, through the one writer).
+func (db *DB) begin(ctx context.Context) (*sql.Tx, error) {
+	return db.write.BeginTx(ctx, nil)
+}
+
+func newUUIDv7() string {
+	return uuid.Must(uuid.NewV7()).String()
+}

@@ -1,0 +1,47 @@
+package db
+
+import (
+	"errors"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// NotFoundError says a record does not exist or is not the caller's; the
+// two cases are deliberately the same. Field names the body field that held
+// the reference, when the missing record was referenced from a request body.
+type NotFoundError struct {
+	Kind  string // "Account", "Tag", …
+	Field string // "account_id", or "" for the record the path names
+}
+
+func (e *NotFoundError) Error() string { return e.Kind + " not found" }
+
+// InvalidError is a validation failure of one field, found by the rules in
+// this package (a fill that reverses the position, a root without a point
+// value).
+type InvalidError struct{ Field, Message string }
+
+func (e *InvalidError) Error() string { return e.Field + ": " + e.Message }
+
+// ConflictError says a change would break a uniqueness rule or leave
+// dependent records behind. Details name what conflicts, for the client.
+type ConflictError struct {
+	Message string
+	Details map[string]string
+}
+
+func (e *ConflictError) Error() string { return e.Message }
+
+// isUniqueViolation reports whether err is SQLite refusing a duplicate,
+// by its extended result code, never by message text.
+func isUniqueViolation(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+}
+
+// notFound is the error for the record a path names.
+func notFound(kind string) error { return &NotFoundError{Kind: kind} }

@@ -1,0 +1,137 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"tradejournal/db"
+)
+
+func (s *Server) handleAccountList(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	page, err := parsePage(r.URL.Query())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	accounts, total, err := s.db.Accounts(r.Context(), p.UserID, page)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeList(w, accounts, total, page)
+}
+
+func (s *Server) handleAccountGet(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, "Account")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	a, err := s.db.Account(r.Context(), p.UserID, id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataBody[db.Account]{a})
+}
+
+func (s *Server) handleAccountCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	var in db.AccountInput
+	if err := decodeJSON(w, r, &in); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := validateAccount(&in, true); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	a, err := s.db.CreateAccount(r.Context(), p.UserID, in)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, dataBody[db.Account]{a})
+}
+
+func (s *Server) handleAccountUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, "Account")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var in db.AccountInput
+	if err := decodeJSON(w, r, &in); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := validateAccount(&in, false); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	a, err := s.db.UpdateAccount(r.Context(), p.UserID, id, in)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataBody[db.Account]{a})
+}
+
+func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, "Account")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	cascade, err := queryBool(r.URL.Query(), "cascade")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	d, err := s.db.DeleteAccount(r.Context(), p.UserID, id, cascade)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
+}
+
+// validateAccount checks an account body and normalises it in place.
+func validateAccount(in *db.AccountInput, create bool) error {
+	f := fieldErrors{}
+	in.AccountNumber.Value = strings.TrimSpace(in.AccountNumber.Value)
+	f.required("account_number", in.AccountNumber, create)
+	f.text("account_number", in.AccountNumber, 128)
+	f.text("name", in.Name, 200)
+	f.text("prop_firm", in.PropFirm, 200)
+	f.text("broker", in.Broker, 200)
+	notNull(f, "account_type", in.AccountType)
+	f.oneOf("account_type", in.AccountType, db.AccountTypes)
+	notNull(f, "status", in.Status)
+	f.oneOf("status", in.Status, db.AccountStatuses)
+	notNull(f, "currency", in.Currency)
+	if in.Currency.Set && !in.Currency.Null {
+		in.Currency.Value = strings.ToUpper(in.Currency.Value)
+		if !isCurrencyCode(in.Currency.Value) {
+			f.add("currency", "currency must be a three-letter ISO 4217 code such as USD")
+		}
+	}
+	f.httpURL("firms_logo", in.FirmsLogo)
+	if v := in.StartingBalance; v.Set && !v.Null && v.Value < 0 {
+		f.add("starting_balance", "starting_balance must be zero or more")
+	}
+	f.uuids("tag_ids", in.TagIDs)
+	lowerIDs(&in.TagIDs)
+	return f.err()
+}
+
+func isCurrencyCode(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,88 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"tradejournal/db"
+)
+
+// authenticate finds who the request acts for and checks the route's scope.
+func (s *Server) authenticate(r *http.Request, scope string) (*db.Principal, error) {
+	scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || !db.WellFormedKey(key) {
+		return nil, errInvalidKey
+	}
+	p, err := s.db.Authenticate(r.Context(), key)
+	var nf *db.NotFoundError
+	if errors.As(err, &nf) {
+		return nil, errInvalidKey
+	}
+	if err != nil {
+		return nil, err
+	}
+	if p.Revoked {
+		return nil, errRevokedKey
+	}
+	s.usage.touch(p.KeyID, s.db.Now())
+	if p.Subscription != db.SubscriptionActive {
+		return nil, errSubscription
+	}
+	if !p.Can(scope) {
+		return nil, errForbidden(scope)
+	}
+	return &p, nil
+}
+
+// keyUsage remembers when keys were last used, in memory, until the next
+// flush: writing last_used_at on every request would make reads write.
+type keyUsage struct {
+	mu      sync.Mutex
+	pending map[string]time.Time
+}
+
+func (u *keyUsage) touch(keyID string, at time.Time) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.pending == nil {
+		u.pending = make(map[string]time.Time)
+	}
+	u.pending[keyID] = at
+}
+
+func (u *keyUsage) take() map[string]time.Time {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	p := u.pending
+	u.pending = nil
+	return p
+}
+
+// FlushKeyUsage writes the remembered last-used times of keys.
+func (s *Server) FlushKeyUsage(ctx context.Context) error {
+	return s.db.TouchKeys(ctx, s.usage.take())
+}
+
+// RecordKeyUsage flushes key usage every interval until ctx ends, then once
+// more, so each key's last_used_at is written at most once per interval.
+func (s *Server) RecordKeyUsage(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			if err := s.FlushKeyUsage(context.WithoutCancel(ctx)); err != nil {
+				s.log.Error("record key usage", "err", err)
+			}
+			return
+		}
+		if err := s.FlushKeyUsage(ctx); err != nil {
+			s.log.Error("record key usage", "err", err)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"tradejournal/db"
+)
+
+// apiError is an error with the status, code and message a client reads.
+type apiError struct {
+	status  int
+	code    string
+	message string
+	details map[string]string
+}
+
+func (e *apiError) Error() string { return e.code + ": " + e.message }
+
+// Errors of the authentication layer. errInvalidKey is one value so that the
+// 401 body is byte-identical for a missing, malformed or unknown key.
+var (
+	errInvalidKey   = &apiError{status: http.StatusUnauthorized, code: "INVALID_API_KEY", message: "Invalid or missing API key"}
+	errRevokedKey   = &apiError{status: http.StatusUnauthorized, code: "UNAUTHORIZED", message: "API key has been revoked"}
+	errSubscription = &apiError{status: http.StatusForbidden, code: "SUBSCRIPTION_REQUIRED", message: "API access requires an active subscription"}
+	errInternal     = &apiError{status: http.StatusInternalServerError, code: "INTERNAL_ERROR", message: "Internal server error"}
+)
+
+func errForbidden(scope string) error {
+	return &apiError{status: http.StatusForbidden, code: "FORBIDDEN", message: "This API key lacks the " + scope + " scope"}
+}
+
+// fieldErrors collects validation failures by field name (or path, such as
+// "executions[2].price"); the first message for a field wins.
+type fieldErrors map[string]string
+
+func (f fieldErrors) add(field, message string) {
+	if _, ok := f[field]; !ok {
+		f[field] = message
+	}
+}
+
+// err is the 400 for the collected failures, or nil when there are none.
+func (f fieldErrors) err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	return &apiError{status: http.StatusBadRequest, code: "VALIDATION_ERROR", message: "Validation failed", details: f}
+}
+
+// invalid is a 400 naming one field.
+func invalid(field, message string) error {
+	return fieldErrors{field: message}.err()
+}
+
+type ctxKey int
+
+const (
+	ctxRequestID ctxKey = iota
+	ctxNested
+)
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(ctxRequestID).(string)
+	return id
+}
+
+// errorBody is the standard error body of SPEC.md.
+type errorBody struct {
+	Error   string            `json:"error"`
+	Code    string            `json:"code"`
+	Details map[string]string `json:"details,omitempty"`
+}
+
+// nestedErrorBody is the documents' validation and not-found body.
+type nestedErrorBody struct {
+	Error nestedError `json:"error"`
+}
+
+type nestedError struct {
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Details map[string]string `json:"details,omitempty"`
+}
+
+// toAPIError maps every error the handlers see to what the client reads.
+// This is the one place where errors become statuses.
+func toAPIError(err error) (e *apiError, internal bool) {
+	var (
+		ae       *apiError
+		notFound *db.NotFoundError
+		inv      *db.InvalidError
+		conflict *db.ConflictError
+	)
+	switch {
+	case errors.As(err, &ae):
+		return ae, ae.status >= 500
+	case errors.As(err, &notFound):
+		e := &apiError{status: http.StatusNotFound, code: "NOT_FOUND", message: notFound.Error()}
+		if notFound.Field != "" {
+			e.details = map[string]string{notFound.Field: notFound.Error()}
+		}
+		return e, false
+	case errors.As(err, &inv):
+		return invalid(inv.Field, inv.Message).(*apiError), false
+	case errors.As(err, &conflict):
+		return &apiError{status: http.StatusConflict, code: "CONFLICT", message: conflict.Message, details: conflict.Details}, false
+	}
+	return errInternal, true
+}
+
+// writeError answers err in the body the route uses; internal causes go to
+// the log with the request id, never to the client.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e, internal := toAPIError(err)
+	if internal {
+		s.log.ErrorContext(r.Context(), "request failed", "request_id", requestID(r.Context()),
+			"method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	if nested, _ := r.Context().Value(ctxNested).(bool); nested &&
+		(e.status == http.StatusBadRequest || e.status == http.StatusNotFound) {
+		writeJSON(w, e.status, nestedErrorBody{nestedError{Code: e.code, Message: e.message, Details: e.details}})
+		return
+	}
+	writeJSON(w, e.status, errorBody{Error: e.message, Code: e.code, Details: e.details})
+}

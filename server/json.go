@@ -1,0 +1,109 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+)
+
+// maxJSONBody is the largest JSON request body; larger is a 413.
+const maxJSONBody = 1 << 20
+
+var errTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code: "PAYLOAD_TOO_LARGE",
+	message: "Request body exceeds the limit of 1 MiB"}
+
+// decodeJSON reads one JSON value from the body into dst. Unknown fields are
+// ignored, so a client can send back what it read. Errors are 400s naming
+// the field (or "body"), or a 413 past the size limit.
+func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	body := http.MaxBytesReader(w, r.Body, maxJSONBody)
+	dec := json.NewDecoder(body)
+	err := dec.Decode(dst)
+	if err == nil {
+		// Exactly one value: anything after it but white space is an error.
+		if _, err = dec.Token(); err == io.EOF {
+			return nil
+		} else if err == nil {
+			return invalid("body", "body must hold a single JSON value")
+		}
+	}
+	var (
+		tooLarge  *http.MaxBytesError
+		syntax    *json.SyntaxError
+		wrongType *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &tooLarge):
+		return errTooLarge
+	case errors.Is(err, io.EOF):
+		return invalid("body", "body is empty: send a JSON object")
+	case errors.As(err, &syntax):
+		return invalid("body", fmt.Sprintf("malformed JSON at byte %d", syntax.Offset))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return invalid("body", "malformed JSON: the body ends too early")
+	case errors.As(err, &wrongType):
+		if wrongType.Field == "" {
+			return invalid("body", "body must be a JSON "+kindName(wrongType.Type))
+		}
+		return invalid(wrongType.Field, wrongType.Field+" must be "+article(kindName(wrongType.Type)))
+	}
+	return invalid("body", "malformed JSON")
+}
+
+// kindName names a Go type as its JSON kind.
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	}
+	return "object"
+}
+
+func article(noun string) string {
+	if strings.IndexByte("aeiou", noun[0]) >= 0 {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+// writeJSON answers v as JSON with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Only a bug (an unencodable type) gets here; never a half body.
+		buf.Reset()
+		buf.WriteString(`{"error":"Internal server error","code":"INTERNAL_ERROR"}` + "\n")
+		status = http.StatusInternalServerError
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// dataBody wraps a single record, as every create, read and update answers.
+type dataBody[T any] struct {
+	Data T `json:"data"`
+}
+
+// deletedBody is what every delete answers.
+type deletedBody struct {
+	Success   bool     `json:"success"`
+	DeletedID string   `json:"deleted_id"`
+	Warnings  []string `json:"warnings"`
+}

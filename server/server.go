@@ -1,0 +1,178 @@
+// Package server is the journal's HTTP/JSON API: routing, authentication,
+// input decoding and validation, and the error model. It never writes SQL:
+// each handler calls one db method with the caller's user id.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"tradejournal/db"
+	"tradejournal/files"
+)
+
+// Config holds the server's settings.
+type Config struct {
+	// PublicURL is what document URLs are built on, e.g. http://127.0.0.1:8080.
+	PublicURL string
+}
+
+// Server serves the API. It is an http.Handler.
+type Server struct {
+	cfg   Config
+	db    *db.DB
+	files *files.Store
+	log   *slog.Logger
+	mux   *http.ServeMux
+	usage keyUsage
+}
+
+// handlerFunc is an API handler; p is the authenticated caller.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, p *db.Principal)
+
+// route is one entry of the API's route table.
+type route struct {
+	pattern string
+	scope   string // scope the caller's key needs
+	nested  bool   // 400 and 404 use the documents' nested error body
+	handler handlerFunc
+}
+
+// New builds the server around its dependencies.
+func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server {
+	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux()}
+	for _, rt := range s.routes() {
+		s.mux.Handle(rt.pattern, s.wrap(rt))
+	}
+	return s
+}
+
+// routes is the whole API.
+func (s *Server) routes() []route {
+	return []route{
+		{"GET /api/v1/accounts", "accounts:read", false, s.handleAccountList},
+		{"GET /api/v1/accounts/{id}", "accounts:read", false, s.handleAccountGet},
+		{"POST /api/v1/accounts", "accounts:write", false, s.handleAccountCreate},
+		{"PUT /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountUpdate},
+		{"DELETE /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountDelete},
+	}
+}
+
+// wrap authenticates a request for its route before the handler runs.
+func (s *Server) wrap(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rt.nested {
+			r = r.WithContext(context.WithValue(r.Context(), ctxNested, true))
+		}
+		p, err := s.authenticate(r, rt.scope)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		rt.handler(w, r, p)
+	})
+}
+
+// ServeHTTP gives every request an id, recovers panics into a 500, logs the
+// request (never its key), and answers unknown routes and wrong methods in
+// JSON rather than the mux's plain text.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := newRequestID()
+	w.Header().Set("X-Request-Id", id)
+	r = r.WithContext(context.WithValue(r.Context(), ctxRequestID, id))
+	rec := &statusRecorder{ResponseWriter: w}
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic", "request_id", id, "method", r.Method, "path", r.URL.Path,
+				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			if rec.status == 0 {
+				s.writeError(rec, r, errInternal)
+			}
+		}
+		s.log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
+			"status", rec.status, "bytes", rec.bytes, "duration", time.Since(start))
+	}()
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		// The mux would answer 404 or 405 (with Allow) in plain text.
+		h, _ := s.mux.Handler(r)
+		h.ServeHTTP(&jsonErrorWriter{ResponseWriter: rec, s: s, r: r}, r)
+		return
+	}
+	s.mux.ServeHTTP(rec, r)
+}
+
+func newRequestID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// statusRecorder remembers the status and size of a response, for the log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// jsonErrorWriter turns the mux's plain-text 404 and 405 into the API's
+// JSON errors, keeping the Allow header it sets.
+type jsonErrorWriter struct {
+	http.ResponseWriter
+	s     *Server
+	r     *http.Request
+	wrote bool
+}
+
+func (j *jsonErrorWriter) WriteHeader(code int) {
+	if j.wrote {
+		return
+	}
+	j.wrote = true
+	h := j.Header()
+	h.Del("X-Content-Type-Options")
+	switch code {
+	case http.StatusMethodNotAllowed:
+		j.s.writeError(j.ResponseWriter, j.r, &apiError{status: code, code: "METHOD_NOT_ALLOWED",
+			message: "Method " + j.r.Method + " is not allowed here; allowed: " + h.Get("Allow")})
+	case http.StatusNotFound:
+		j.s.writeError(j.ResponseWriter, j.r, &apiError{status: code, code: "NOT_FOUND", message: "No such route"})
+	default:
+		j.ResponseWriter.WriteHeader(code)
+	}
+}
+
+func (j *jsonErrorWriter) Write(b []byte) (int, error) {
+	if !j.wrote {
+		j.WriteHeader(http.StatusOK)
+	}
+	return len(b), nil // the mux's own text is dropped
+}
