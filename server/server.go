@@ -61,6 +61,16 @@ func (s *Server) routes() []route {
 		{"POST /api/v1/accounts", "accounts:write", false, s.handleAccountCreate},
 		{"PUT /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountUpdate},
 		{"DELETE /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountDelete},
+
+		{"GET /api/v1/trades", "trades:read", false, s.handleTradeList},
+		{"GET /api/v1/trades/{id}", "trades:read", false, s.handleTradeGet},
+		{"POST /api/v1/trades", "trades:write", false, s.handleTradeCreate},
+		{"PUT /api/v1/trades/{id}", "trades:write", false, s.handleTradeUpdate},
+		{"DELETE /api/v1/trades/{id}", "trades:write", false, s.handleTradeDelete},
+
+		{"GET /api/v1/instruments", "trades:read", false, s.handleInstrumentList},
+		{"PUT /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentSet},
+		{"DELETE /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentDelete},
 	}
 }
 

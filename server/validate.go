@@ -1,12 +1,16 @@
 package server
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"tradejournal/db"
@@ -116,4 +120,139 @@ func lowerIDs(v *db.Optional[[]string]) {
 	for i, id := range v.Value {
 		v.Value[i] = strings.ToLower(id)
 	}
+}
+
+// maxAmount bounds prices, quantities and commissions, so that no derived
+// amount can overflow to a number JSON cannot carry.
+const maxAmount = 1e9
+
+func isOneOf(v string, allowed []string) bool { return slices.Contains(allowed, v) }
+
+// merge adds the details of a validation error to f.
+func (f fieldErrors) merge(err error) {
+	if e, ok := err.(*apiError); ok {
+		for k, v := range e.details {
+			f.add(k, v)
+		}
+	}
+}
+
+// amount checks a positive number field when present.
+func (f fieldErrors) amount(field string, v db.Optional[float64]) {
+	if v.Set && !v.Null && (v.Value <= 0 || v.Value > maxAmount) {
+		if v.Value > maxAmount {
+			f.add(field, fmt.Sprintf("%s must be at most %g", field, maxAmount))
+			return
+		}
+		f.add(field, field+" must be a positive number")
+	}
+}
+
+// date checks a YYYY-MM-DD field when present.
+func (f fieldErrors) date(field string, v db.Optional[string]) {
+	if v.Set && !v.Null && !isDate(v.Value) {
+		f.add(field, field+" must be a date YYYY-MM-DD")
+	}
+}
+
+// clock checks an HH:MM:SS field when present.
+func (f fieldErrors) clock(field string, v db.Optional[string]) {
+	if v.Set && !v.Null {
+		if _, err := time.Parse(db.TimeLayout, v.Value); err != nil || len(v.Value) != 8 {
+			f.add(field, field+" must be a time HH:MM:SS")
+		}
+	}
+}
+
+// timestamp checks an RFC 3339 timestamp with an offset.
+func (f fieldErrors) timestamp(field, v string) {
+	if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
+		f.add(field, field+" must be an RFC 3339 timestamp with an offset, such as 2026-02-05T14:30:00-05:00")
+	}
+}
+
+func isDate(s string) bool {
+	_, err := time.Parse(db.DateLayout, s)
+	return err == nil && len(s) == 10
+}
+
+// decodeElement decodes one element of a body array, naming its fields by
+// path on a wrong type.
+func decodeElement(raw json.RawMessage, dst any, path string) error {
+	if len(raw) == 0 || raw[0] != '{' {
+		return invalid(path, path+" must be an object")
+	}
+	err := json.Unmarshal(raw, dst)
+	var wrongType *json.UnmarshalTypeError
+	if errors.As(err, &wrongType) {
+		field := path
+		if wrongType.Field != "" {
+			field += "." + wrongType.Field
+		}
+		return invalid(field, field+" must be "+article(kindName(wrongType.Type)))
+	}
+	if err != nil {
+		return invalid(path, path+" is malformed")
+	}
+	return nil
+}
+
+// Query parameter readers: each returns the zero value and records a
+// failure for a malformed value; an absent value is the zero value.
+
+func (f fieldErrors) queryUUID(name, v string) string {
+	if v != "" && !isUUID(v) {
+		f.add(name, name+" must be a UUID")
+	}
+	return strings.ToLower(v)
+}
+
+func (f fieldErrors) queryDate(name, v string) string {
+	if v != "" && !isDate(v) {
+		f.add(name, name+" must be a date YYYY-MM-DD")
+	}
+	return v
+}
+
+func (f fieldErrors) queryEnum(name, v string, allowed []string) string {
+	if v != "" && !isOneOf(v, allowed) {
+		f.add(name, name+" must be one of "+strings.Join(allowed, ", "))
+	}
+	return v
+}
+
+func (f fieldErrors) queryNumber(name, v string) *float64 {
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+		f.add(name, name+" must be a number")
+		return nil
+	}
+	return &n
+}
+
+func (f fieldErrors) queryBoolPtr(name, v string) *bool {
+	if v == "" {
+		return nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		f.add(name, name+" must be true or false")
+		return nil
+	}
+	return &b
+}
+
+func (f fieldErrors) queryRating(name, v string) *int {
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 5 {
+		f.add(name, name+" must be an integer from 1 to 5")
+		return nil
+	}
+	return &n
 }

@@ -1,0 +1,164 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Instrument is a root's point value: built in, or the user's own.
+type Instrument struct {
+	Root       string  `json:"root"`
+	PointValue float64 `json:"point_value"`
+	AssetClass string  `json:"asset_class"`
+	Source     string  `json:"source"` // "builtin" or "user"
+}
+
+// loadOverrides reads the user's point values by root.
+func loadOverrides(ctx context.Context, q querier, userID string) (map[string]Instrument, error) {
+	rows, err := q.QueryContext(ctx, `SELECT root, point_value, asset_class FROM instruments WHERE user_id = ?`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]Instrument)
+	for rows.Next() {
+		i := Instrument{Source: "user"}
+		if err := rows.Scan(&i.Root, &i.PointValue, &i.AssetClass); err != nil {
+			return nil, err
+		}
+		out[i.Root] = i
+	}
+	return out, rows.Err()
+}
+
+// Instruments lists the built-in point values merged with the user's
+// overrides, by root.
+func (db *DB) Instruments(ctx context.Context, userID string) ([]Instrument, error) {
+	overrides, err := loadOverrides(ctx, db.read, userID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Instrument, 0, len(BuiltinPointValues)+len(overrides))
+	for root, pv := range BuiltinPointValues {
+		if _, ok := overrides[root]; !ok {
+			out = append(out, Instrument{Root: root, PointValue: pv, AssetClass: AssetFutures, Source: "builtin"})
+		}
+	}
+	for _, o := range overrides {
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(a, b Instrument) int { return strings.Compare(a.Root, b.Root) })
+	return out, nil
+}
+
+// NormaliseRoot is how roots are stored and matched: trimmed, upper case,
+// without a leading slash.
+func NormaliseRoot(root string) string {
+	return strings.TrimPrefix(normalise(root), "/")
+}
+
+// SetInstrument sets the user's point value for root and re-prices the
+// user's trades of that root in the same transaction, returning how many.
+func (db *DB) SetInstrument(ctx context.Context, userID, root string, pointValue float64, assetClass string) (Instrument, int, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return Instrument{}, 0, err
+	}
+	defer tx.Rollback()
+	now := db.now()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO instruments (user_id, root, point_value, asset_class, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user_id, root) DO UPDATE SET point_value = excluded.point_value,
+			asset_class = excluded.asset_class, updated_at = excluded.updated_at`,
+		userID, root, pointValue, assetClass, now, now); err != nil {
+		return Instrument{}, 0, err
+	}
+	n, err := db.repriceRoot(ctx, tx, userID, root)
+	if err != nil {
+		return Instrument{}, 0, err
+	}
+	return Instrument{Root: root, PointValue: pointValue, AssetClass: assetClass, Source: "user"}, n, tx.Commit()
+}
+
+// DeleteInstrument removes the user's point value for root, re-pricing its
+// trades with the built-in one. Removing the only point value of a root that
+// still prices trades is a *ConflictError.
+func (db *DB) DeleteInstrument(ctx context.Context, userID, root string) (Deleted, int, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return Deleted{}, 0, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `DELETE FROM instruments WHERE user_id = ? AND root = ?`, userID, root)
+	if err != nil {
+		return Deleted{}, 0, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return Deleted{}, 0, notFound("Instrument")
+	}
+	n, err := db.repriceRoot(ctx, tx, userID, root)
+	var inv *InvalidError
+	if errors.As(err, &inv) {
+		var trades int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades WHERE user_id = ? AND root = ?`, userID, root).Scan(&trades); err != nil {
+			return Deleted{}, 0, err
+		}
+		return Deleted{}, 0, &ConflictError{
+			Message: "Root " + root + " has no built-in point value and still prices trades; change or delete them first",
+			Details: map[string]string{"trades": strconv.Itoa(trades)},
+		}
+	}
+	if err != nil {
+		return Deleted{}, 0, err
+	}
+	d := Deleted{ID: root, Warnings: []string{}}
+	if n > 0 {
+		d.Warnings = append(d.Warnings, "Repriced "+plural(n, "trade"))
+	}
+	return d, n, tx.Commit()
+}
+
+// repriceRoot derives again every trade of the user whose root is root, or
+// whose bare symbol is root, after its point value changed.
+func (db *DB) repriceRoot(ctx context.Context, tx *sql.Tx, userID, root string) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM trades WHERE user_id = ? AND (root = ? OR symbol = ?)`, userID, root, root)
+	if err != nil {
+		return 0, err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	overrides, err := loadOverrides(ctx, tx, userID)
+	if err != nil {
+		return 0, err
+	}
+	now := db.now()
+	for _, id := range ids {
+		t, err := loadTrade(ctx, tx, userID, id)
+		if err != nil {
+			return 0, err
+		}
+		if err := priceTrade(&t, overrides); err != nil {
+			return 0, err
+		}
+		t.UpdatedAt = now
+		if err := saveTrade(ctx, tx, userID, &t, false); err != nil {
+			return 0, err
+		}
+	}
+	return len(ids), nil
+}

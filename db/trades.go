@@ -1,0 +1,392 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+)
+
+// Trade is a trade as listed and created: its own fields, its fills and tags.
+type Trade struct {
+	ID              string      `json:"id"`
+	AccountID       string      `json:"account_id"`
+	Symbol          string      `json:"symbol"`
+	Side            string      `json:"side"`
+	Quantity        float64     `json:"quantity"`
+	EntryPrice      float64     `json:"entry_price"`
+	ExitPrice       *float64    `json:"exit_price"`
+	EntryDate       string      `json:"entry_date"`
+	EntryTime       *string     `json:"entry_time"`
+	ExitDate        *string     `json:"exit_date"`
+	ExitTime        *string     `json:"exit_time"`
+	GrossPnL        float64     `json:"gross_pnl"`
+	NetPnL          float64     `json:"net_pnl"`
+	TotalCommission float64     `json:"total_commission"`
+	Status          string      `json:"status"`
+	AssetClass      string      `json:"asset_class"`
+	PointValue      float64     `json:"point_value"`
+	Executions      []Execution `json:"executions"`
+	Tags            []TagRef    `json:"tags"`
+	CreatedAt       string      `json:"created_at"`
+	UpdatedAt       string      `json:"updated_at"`
+
+	// Kept for the derivation, not served: the root the point value was
+	// looked up by, and what the client set by hand.
+	root           string
+	statusOverride *string
+	assetClassSet  bool
+}
+
+// Execution is one fill of a trade.
+type Execution struct {
+	ID                 string  `json:"id"`
+	Side               string  `json:"side"`
+	Price              float64 `json:"price"`
+	Quantity           float64 `json:"quantity"`
+	Commission         float64 `json:"commission"`
+	ExecutionDate      string  `json:"execution_date"`
+	ExecutionTime      string  `json:"execution_time"`
+	ExecutionType      string  `json:"execution_type"`
+	ExecutionTimestamp string  `json:"execution_timestamp"`
+
+	clientType string // the execution_type the client sent, "" to derive it
+}
+
+// EnrichedTrade is the single-trade read: the trade with its review, its
+// account's details and its risk-rule evaluations.
+type EnrichedTrade struct {
+	Trade
+	StarRating                         *int              `json:"star_rating"`
+	ReviewNotes                        json.RawMessage   `json:"review_notes"`
+	StopLossLevels                     json.RawMessage   `json:"stop_loss_levels"`
+	TakeProfitLevels                   json.RawMessage   `json:"take_profit_levels"`
+	RRatio                             *float64          `json:"r_ratio"`
+	RRatioBasis                        *string           `json:"r_ratio_basis"`
+	PlaybookID                         *string           `json:"playbook_id"`
+	CriteriaChecklist                  []json.RawMessage `json:"criteria_checklist"`
+	ReviewedAt                         *string           `json:"reviewed_at"`
+	AccountNumber                      string            `json:"account_number"`
+	PropFirm                           *string           `json:"prop_firm"`
+	FirmsLogo                          *string           `json:"firms_logo"`
+	RiskManagementStrategyIDs          []string          `json:"risk_management_strategy_ids"`
+	TradeGroupRiskManagementStrategies []json.RawMessage `json:"trade_group_risk_management_strategies"`
+	TradeRuleEvaluations               []json.RawMessage `json:"trade_rule_evaluations"`
+	Playbooks                          *PlaybookRef      `json:"playbooks"`
+}
+
+// PlaybookRef names a trade's playbook.
+type PlaybookRef struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// TradeInput is the body of a trade create or partial update.
+type TradeInput struct {
+	AccountID  Optional[string]           `json:"account_id"`
+	Symbol     Optional[string]           `json:"symbol"`
+	Side       Optional[string]           `json:"side"`
+	Quantity   Optional[float64]          `json:"quantity"`
+	EntryPrice Optional[float64]          `json:"entry_price"`
+	ExitPrice  Optional[float64]          `json:"exit_price"`
+	EntryDate  Optional[string]           `json:"entry_date"`
+	EntryTime  Optional[string]           `json:"entry_time"`
+	ExitDate   Optional[string]           `json:"exit_date"`
+	ExitTime   Optional[string]           `json:"exit_time"`
+	Status     Optional[string]           `json:"status"`
+	AssetClass Optional[string]           `json:"asset_class"`
+	Executions Optional[[]ExecutionInput] `json:"executions"`
+	TagIDs     Optional[[]string]         `json:"tag_ids"`
+}
+
+// ExecutionInput is one fill in a trade body.
+type ExecutionInput struct {
+	Side               Optional[string]  `json:"side"`
+	Price              Optional[float64] `json:"price"`
+	Quantity           Optional[float64] `json:"quantity"`
+	Commission         Optional[float64] `json:"commission"`
+	ExecutionDate      Optional[string]  `json:"execution_date"`
+	ExecutionTime      Optional[string]  `json:"execution_time"`
+	ExecutionType      Optional[string]  `json:"execution_type"`
+	ExecutionTimestamp Optional[string]  `json:"execution_timestamp"`
+}
+
+// Enumerations of trades.
+var (
+	TradeSides     = []string{"long", "short"}
+	TradeStatuses  = []string{"open", "win", "loss", "breakeven"}
+	AssetClasses   = []string{AssetFutures, AssetOptions, AssetForex, AssetCrypto, AssetStocks}
+	ExecutionSides = []string{"buy", "sell"}
+	ExecutionTypes = []string{"scale_in", "scale_out", "full"}
+)
+
+const tradeColumns = `t.id, t.account_id, t.symbol, t.root, t.side, t.quantity, t.entry_price, t.exit_price,
+	t.entry_date, t.entry_time, t.exit_date, t.exit_time, t.gross_pnl, t.net_pnl, t.total_commission,
+	t.status, t.status_override, t.asset_class, t.asset_class_set, t.point_value, t.created_at, t.updated_at`
+
+func scanTrade(s interface{ Scan(...any) error }) (Trade, error) {
+	var t Trade
+	err := s.Scan(&t.ID, &t.AccountID, &t.Symbol, &t.root, &t.Side, &t.Quantity, &t.EntryPrice, &t.ExitPrice,
+		&t.EntryDate, &t.EntryTime, &t.ExitDate, &t.ExitTime, &t.GrossPnL, &t.NetPnL, &t.TotalCommission,
+		&t.Status, &t.statusOverride, &t.AssetClass, &t.assetClassSet, &t.PointValue, &t.CreatedAt, &t.UpdatedAt)
+	return t, err
+}
+
+// CreateTrade records a trade with its fills, deriving every computed field,
+// in one transaction.
+func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Trade, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return Trade{}, err
+	}
+	defer tx.Rollback()
+	now := db.now()
+	t := Trade{ID: db.NewID(), CreatedAt: now, UpdatedAt: now}
+	if err := db.applyTrade(ctx, tx, userID, &t, in); err != nil {
+		return Trade{}, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO trades (user_id, id, account_id, symbol, root, side, quantity,
+		entry_price, exit_price, entry_date, entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission,
+		status, status_override, asset_class, asset_class_set, point_value, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		userID, t.ID, t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
+		t.EntryDate, t.EntryTime, t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission,
+		t.Status, t.statusOverride, t.AssetClass, t.assetClassSet, t.PointValue, t.CreatedAt, t.UpdatedAt); err != nil {
+		return Trade{}, err
+	}
+	if err := insertExecutions(ctx, tx, t.ID, t.Executions); err != nil {
+		return Trade{}, err
+	}
+	if t.Tags, err = setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
+		return Trade{}, err
+	}
+	return t, tx.Commit()
+}
+
+// UpdateTrade changes the fields given in in (executions given replace the
+// set), re-derives the computed fields, and returns the enriched trade.
+func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput) (EnrichedTrade, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return EnrichedTrade{}, err
+	}
+	defer tx.Rollback()
+	t, err := loadTrade(ctx, tx, userID, id)
+	if err != nil {
+		return EnrichedTrade{}, err
+	}
+	t.UpdatedAt = db.now()
+	if err := db.applyTrade(ctx, tx, userID, &t, in); err != nil {
+		return EnrichedTrade{}, err
+	}
+	if err := saveTrade(ctx, tx, userID, &t, in.Executions.Set); err != nil {
+		return EnrichedTrade{}, err
+	}
+	if _, err := setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
+		return EnrichedTrade{}, err
+	}
+	e, err := enrichedTrade(ctx, tx, userID, id)
+	if err != nil {
+		return EnrichedTrade{}, err
+	}
+	return e, tx.Commit()
+}
+
+// saveTrade writes a loaded trade's fields back, and its fills when they
+// were replaced (otherwise only their derived types and order may change).
+func saveTrade(ctx context.Context, tx *sql.Tx, userID string, t *Trade, replaceFills bool) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE trades SET account_id = ?, symbol = ?, root = ?, side = ?,
+		quantity = ?, entry_price = ?, exit_price = ?, entry_date = ?, entry_time = ?, exit_date = ?, exit_time = ?,
+		gross_pnl = ?, net_pnl = ?, total_commission = ?, status = ?, status_override = ?, asset_class = ?,
+		asset_class_set = ?, point_value = ?, updated_at = ?
+		WHERE user_id = ? AND id = ?`,
+		t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice, t.EntryDate, t.EntryTime,
+		t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.statusOverride, t.AssetClass,
+		t.assetClassSet, t.PointValue, t.UpdatedAt, userID, t.ID); err != nil {
+		return err
+	}
+	if replaceFills {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM executions WHERE trade_id = ?`, t.ID); err != nil {
+			return err
+		}
+		return insertExecutions(ctx, tx, t.ID, t.Executions)
+	}
+	stmt, err := tx.PrepareContext(ctx, `UPDATE executions SET execution_type = ?, position = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i, e := range t.Executions {
+		if _, err := stmt.ExecContext(ctx, e.ExecutionType, i, e.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertExecutions writes a trade's fills with one prepared statement.
+func insertExecutions(ctx context.Context, tx *sql.Tx, tradeID string, fills []Execution) error {
+	if len(fills) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO executions (id, trade_id, position, side, price, quantity,
+		commission, execution_date, execution_time, execution_type, execution_timestamp)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i, e := range fills {
+		if _, err := stmt.ExecContext(ctx, e.ID, tradeID, i, e.Side, e.Price, e.Quantity, e.Commission,
+			e.ExecutionDate, e.ExecutionTime, e.ExecutionType, e.ExecutionTimestamp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadTrade reads one of the user's trades with its fills.
+func loadTrade(ctx context.Context, q querier, userID, id string) (Trade, error) {
+	t, err := scanTrade(q.QueryRowContext(ctx, `SELECT `+tradeColumns+` FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Trade{}, notFound("Trade")
+	}
+	if err != nil {
+		return Trade{}, err
+	}
+	fills, err := loadExecutions(ctx, q, []string{id})
+	t.Executions = fills[id]
+	return t, err
+}
+
+// loadExecutions reads the fills of many trades in one query.
+func loadExecutions(ctx context.Context, q querier, tradeIDs []string) (map[string][]Execution, error) {
+	out := make(map[string][]Execution, len(tradeIDs))
+	for _, id := range tradeIDs {
+		out[id] = []Execution{}
+	}
+	if len(tradeIDs) == 0 {
+		return out, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT trade_id, id, side, price, quantity, commission, execution_date,
+		execution_time, execution_type, execution_timestamp
+		FROM executions WHERE trade_id IN (SELECT value FROM json_each(?)) ORDER BY trade_id, position`, jsonList(tradeIDs))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var tradeID string
+		var e Execution
+		if err := rows.Scan(&tradeID, &e.ID, &e.Side, &e.Price, &e.Quantity, &e.Commission, &e.ExecutionDate,
+			&e.ExecutionTime, &e.ExecutionType, &e.ExecutionTimestamp); err != nil {
+			return nil, err
+		}
+		e.clientType = e.ExecutionType
+		if e.ExecutionType != "full" {
+			e.clientType = "" // derived before, so derived again
+		}
+		out[tradeID] = append(out[tradeID], e)
+	}
+	return out, rows.Err()
+}
+
+// Trade reads one of the user's trades, enriched.
+func (db *DB) Trade(ctx context.Context, userID, id string) (EnrichedTrade, error) {
+	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return EnrichedTrade{}, err
+	}
+	defer tx.Rollback()
+	return enrichedTrade(ctx, tx, userID, id)
+}
+
+func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedTrade, error) {
+	t, err := loadTrade(ctx, q, userID, id)
+	if err != nil {
+		return EnrichedTrade{}, err
+	}
+	tags, err := loadTags(ctx, q, tradeTags, []string{id})
+	if err != nil {
+		return EnrichedTrade{}, err
+	}
+	t.Tags = tags[id]
+	e := EnrichedTrade{
+		Trade:                              t,
+		CriteriaChecklist:                  []json.RawMessage{},
+		RiskManagementStrategyIDs:          []string{},
+		TradeGroupRiskManagementStrategies: []json.RawMessage{},
+		TradeRuleEvaluations:               []json.RawMessage{},
+	}
+	var reviewNotes, stops, targets sql.NullString
+	var playbookTitle sql.NullString
+	err = q.QueryRowContext(ctx, `SELECT t.star_rating, t.review_notes, t.stop_loss_levels, t.take_profit_levels,
+		t.r_ratio, t.playbook_id, p.title, t.reviewed_at, a.account_number, a.prop_firm, a.firms_logo
+		FROM trades t JOIN accounts a ON a.id = t.account_id LEFT JOIN playbooks p ON p.id = t.playbook_id
+		WHERE t.user_id = ? AND t.id = ?`, userID, id).Scan(&e.StarRating, &reviewNotes, &stops, &targets,
+		&e.RRatio, &e.PlaybookID, &playbookTitle, &e.ReviewedAt, &e.AccountNumber, &e.PropFirm, &e.FirmsLogo)
+	if err != nil {
+		return EnrichedTrade{}, err
+	}
+	e.ReviewNotes = rawOr(reviewNotes, "null")
+	e.StopLossLevels = rawOr(stops, "[]")
+	e.TakeProfitLevels = rawOr(targets, "[]")
+	if e.RRatio != nil {
+		basis := "planned"
+		e.RRatioBasis = &basis
+	}
+	if e.PlaybookID != nil {
+		e.Playbooks = &PlaybookRef{ID: *e.PlaybookID, Title: playbookTitle.String}
+	}
+	return e, nil
+}
+
+func rawOr(s sql.NullString, fallback string) json.RawMessage {
+	if !s.Valid || s.String == "" {
+		return json.RawMessage(fallback)
+	}
+	return json.RawMessage(s.String)
+}
+
+// DeleteTrade removes one of the user's trades with its fills, write-ups
+// and tag associations, in one transaction; the warnings count them.
+func (db *DB) DeleteTrade(ctx context.Context, userID, id string) (Deleted, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return Deleted{}, err
+	}
+	defer tx.Rollback()
+	var fills, writeUps, tagLinks int
+	err = tx.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM executions WHERE trade_id = t.id),
+		(SELECT count(*) FROM write_ups WHERE trade_id = t.id),
+		(SELECT count(*) FROM trade_tags WHERE trade_id = t.id)
+		FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id).Scan(&fills, &writeUps, &tagLinks)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Deleted{}, notFound("Trade")
+	}
+	if err != nil {
+		return Deleted{}, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, id); err != nil {
+		return Deleted{}, err
+	}
+	d := Deleted{ID: id, Warnings: []string{}}
+	if fills > 0 {
+		d.Warnings = append(d.Warnings, "Deleted "+plural(fills, "execution"))
+	}
+	if writeUps > 0 {
+		d.Warnings = append(d.Warnings, "Deleted "+plural(writeUps, "trade write-up"))
+	}
+	if tagLinks > 0 {
+		d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
+	}
+	return d, tx.Commit()
+}
+
+// TradeCount is how many trades a user has; benchmarks and tests use it.
+func (db *DB) TradeCount(ctx context.Context, userID string) (int, error) {
+	var n int
+	err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM trades WHERE user_id = ?`, userID).Scan(&n)
+	return n, err
+}

@@ -1,0 +1,165 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+)
+
+// TradeFilter narrows a trade list; zero fields do not filter.
+type TradeFilter struct {
+	Symbol        string   // exact symbol, or every contract of a futures root
+	TagIDs        []string // trades carrying any of these tags
+	AccountID     string
+	StartDate     string // entry date, inclusive
+	EndDate       string // entry date, inclusive
+	Status        string
+	Side          string
+	AssetClass    string
+	PlaybookID    string
+	MinPnL        *float64 // net
+	MaxPnL        *float64 // net
+	Reviewed      *bool
+	MinRating     *int
+	HasViolations *bool
+}
+
+// where builds the filter's SQL condition over trades t, with its arguments.
+// This is the one dynamic query of the journal; every value is a parameter.
+func (f TradeFilter) where(userID string) (string, []any) {
+	conds := []string{"t.user_id = ?"}
+	args := []any{userID}
+	add := func(cond string, a ...any) {
+		conds = append(conds, cond)
+		args = append(args, a...)
+	}
+	if f.Symbol != "" {
+		s := normalise(f.Symbol)
+		if root := FuturesRoot(s); root == strings.TrimPrefix(s, "/") {
+			// A bare root: the symbol itself, or every contract of the root.
+			add("t.root = ? AND (t.asset_class = 'futures' OR t.symbol = ?)", root, s)
+		} else {
+			add("t.symbol = ?", s)
+		}
+	}
+	if len(f.TagIDs) > 0 {
+		add("t.id IN (SELECT trade_id FROM trade_tags WHERE tag_id IN (SELECT value FROM json_each(?)))", jsonList(f.TagIDs))
+	}
+	if f.AccountID != "" {
+		add("t.account_id = ?", f.AccountID)
+	}
+	if f.StartDate != "" {
+		add("t.entry_date >= ?", f.StartDate)
+	}
+	if f.EndDate != "" {
+		add("t.entry_date <= ?", f.EndDate)
+	}
+	if f.Status != "" {
+		add("t.status = ?", f.Status)
+	}
+	if f.Side != "" {
+		add("t.side = ?", f.Side)
+	}
+	if f.AssetClass != "" {
+		add("t.asset_class = ?", f.AssetClass)
+	}
+	if f.PlaybookID != "" {
+		add("t.playbook_id = ?", f.PlaybookID)
+	}
+	if f.MinPnL != nil {
+		add("t.net_pnl >= ?", *f.MinPnL)
+	}
+	if f.MaxPnL != nil {
+		add("t.net_pnl <= ?", *f.MaxPnL)
+	}
+	if f.Reviewed != nil {
+		if *f.Reviewed {
+			add("t.reviewed_at IS NOT NULL")
+		} else {
+			add("t.reviewed_at IS NULL")
+		}
+	}
+	if f.MinRating != nil {
+		add("t.star_rating >= ?", *f.MinRating)
+	}
+	if f.HasViolations != nil {
+		add("t.has_violations = ?", *f.HasViolations)
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// tradeOrder is the list order: newest entry first, stable by id.
+const tradeOrder = `t.entry_date DESC, t.entry_time DESC, t.id DESC`
+
+// Trades lists a page of the user's trades matching f, with their fills and
+// tags, and the total. The page's ids are found on the index alone and only
+// their rows are read (a deferred join), so a deep page costs little more
+// than the first; fills and tags load in one query each.
+func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Page) ([]Trade, int, error) {
+	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tx.Rollback()
+	where, args := f.where(userID)
+	var total int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT `+tradeColumns+` FROM trades t
+		JOIN (SELECT t.id FROM trades t WHERE `+where+` ORDER BY `+tradeOrder+`
+		      LIMIT ? OFFSET ?) page ON page.id = t.id
+		ORDER BY `+tradeOrder, append(args, page.Limit, page.Offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Trade{}
+	var ids []string
+	for rows.Next() {
+		t, err := scanTrade(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, t)
+		ids = append(ids, t.ID)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	fills, err := loadExecutions(ctx, tx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	tags, err := loadTags(ctx, tx, tradeTags, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range out {
+		out[i].Executions = fills[out[i].ID]
+		out[i].Tags = tags[out[i].ID]
+	}
+	return out, total, nil
+}
+
+// QueryPlan returns SQLite's plan for the list query of f, for tests that
+// show the list never scans the whole table.
+func (db *DB) QueryPlan(ctx context.Context, userID string, f TradeFilter, page Page) ([]string, error) {
+	where, args := f.where(userID)
+	rows, err := db.read.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT t.id FROM trades t WHERE `+where+
+		` ORDER BY `+tradeOrder+` LIMIT ? OFFSET ?`, append(args, page.Limit, page.Offset)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			return nil, err
+		}
+		plan = append(plan, detail)
+	}
+	return plan, rows.Err()
+}
