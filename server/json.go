@@ -50,9 +50,27 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 		if wrongType.Field == "" {
 			return invalid("body", "body must be a JSON "+kindName(wrongType.Type))
 		}
-		return invalid(wrongType.Field, wrongType.Field+" must be "+article(kindName(wrongType.Type)))
+		field := jsonPath(wrongType.Field)
+		if field == "" {
+			return invalid("body", "body must be a JSON object")
+		}
+		return invalid(field, field+" must be "+article(kindName(wrongType.Type)))
 	}
 	return invalid("body", "malformed JSON")
+}
+
+// jsonPath turns the decoder's path to a field into the client's: the
+// decoder names embedded Go structs ("TradeInput.quantity"), and JSON keys
+// here never start with an upper-case letter.
+func jsonPath(field string) string {
+	parts := strings.Split(field, ".")
+	kept := parts[:0]
+	for _, p := range parts {
+		if p != "" && !(p[0] >= 'A' && p[0] <= 'Z') {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ".")
 }
 
 // kindName names a Go type as its JSON kind.
