@@ -171,7 +171,7 @@ CREATE TABLE trades (
 CREATE INDEX trades_list ON trades (user_id, entry_date DESC, entry_time DESC, id DESC);
 CREATE INDEX trades_account ON trades (user_id, account_id, entry_date DESC, entry_time DESC, id DESC);
 CREATE INDEX trades_root ON trades (user_id, root, entry_date DESC, entry_time DESC, id DESC);
-CREATE INDEX trades_symbol ON trades (user_id, symbol COLLATE NOCASE, entry_date DESC, entry_time DESC, id DESC);
+CREATE INDEX trades_symbol ON trades (user_id, symbol, entry_date DESC, entry_time DESC, id DESC);
 CREATE INDEX trades_playbook ON trades (playbook_id);
 
 CREATE TABLE executions (

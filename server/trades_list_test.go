@@ -271,3 +271,38 @@ func TestInstruments(t *testing.T) {
 		t.Errorf("bob sees alice's FDAX override")
 	}
 }
+
+// TestReadsNeverWrite shows that reading trades, accounts and instruments
+// commits nothing: SQLite's data_version, seen from one connection, moves
+// only when another connection commits.
+func TestReadsNeverWrite(t *testing.T) {
+	e := newTradeEnv(t)
+	tr, _ := e.create(t, e.tradeBody("ES", "long", fills(1, "buy 1@5000", "sell 1@5001")))
+	conn, err := e.sql(t).Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	version := func() int {
+		var v int
+		if err := conn.QueryRowContext(t.Context(), `PRAGMA data_version`).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := version()
+	for _, target := range []string{"/api/v1/trades/" + tr.ID, "/api/v1/trades?symbol=ES", "/api/v1/accounts",
+		"/api/v1/accounts/" + e.accountID, "/api/v1/instruments"} {
+		if status, b := e.do(t, "GET", target, e.key, ""); status != 200 {
+			t.Fatalf("GET %s: %d %s", target, status, b)
+		}
+	}
+	if after := version(); after != before {
+		t.Errorf("data_version moved from %d to %d: a read wrote", before, after)
+	}
+	// The check can fail: a write moves it.
+	e.do(t, "PUT", "/api/v1/trades/"+tr.ID, e.key, `{"status": "loss"}`)
+	if after := version(); after == before {
+		t.Errorf("data_version did not move after a write; the check proves nothing")
+	}
+}
