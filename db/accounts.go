@@ -150,7 +150,7 @@ func (db *DB) Account(ctx context.Context, userID, id string) (Account, error) {
 
 // Accounts lists a page of the user's accounts, newest first, and the total.
 func (db *DB) Accounts(ctx context.Context, userID string, page Page) ([]Account, int, error) {
-	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, 0, err
 	}

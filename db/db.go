@@ -34,8 +34,10 @@ const TimeFormat = "2006-01-02T15:04:05.000Z"
 // write goes in a BEGIN IMMEDIATE transaction, and a pool of read-only
 // connections for reads, so a read can never write.
 type DB struct {
-	write *sql.DB
-	read  *sql.DB
+	write      *sql.DB
+	read       *sql.DB
+	writeStmts *stmtCache
+	readStmts  *stmtCache
 
 	// Now is the clock; tests pin it.
 	Now func() time.Time
@@ -80,10 +82,12 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	return &DB{
-		write: write,
-		read:  read,
-		Now:   time.Now,
-		NewID: newUUIDv7,
+		write:      write,
+		read:       read,
+		writeStmts: newStmtCache(write),
+		readStmts:  newStmtCache(read),
+		Now:        time.Now,
+		NewID:      newUUIDv7,
 	}, nil
 }
 
@@ -94,6 +98,10 @@ func dsn(path string, readOnly bool) string {
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(FULL)")
+	// Reads come from the OS page cache through mmap rather than a read
+	// call per page; the per-connection cache holds the hot indexes.
+	q.Add("_pragma", "mmap_size(1073741824)")
+	q.Add("_pragma", "cache_size(-16384)")
 	if readOnly {
 		q.Set("mode", "ro")
 		q.Add("_pragma", "query_only(1)")
@@ -156,6 +164,8 @@ func (db *DB) Migrations(ctx context.Context) ([]MigrationStatus, error) {
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.readStmts.close()
+	db.writeStmts.close()
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
@@ -177,8 +187,18 @@ func (db *DB) now() string {
 }
 
 // begin starts a write transaction (BEGIN IMMEDIATE, through the one writer).
-func (db *DB) begin(ctx context.Context) (*sql.Tx, error) {
-	return db.write.BeginTx(ctx, nil)
+func (db *DB) begin(ctx context.Context) (txn, error) {
+	db.writeStmts.preparePending(ctx)
+	tx, err := db.write.BeginTx(ctx, nil)
+	return txn{tx, db.writeStmts}, err
+}
+
+// beginRead starts a read transaction on a read-only connection, so that a
+// request's several queries see one snapshot.
+func (db *DB) beginRead(ctx context.Context) (txn, error) {
+	db.readStmts.preparePending(ctx)
+	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	return txn{tx, db.readStmts}, err
 }
 
 func newUUIDv7() string {

@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"slices"
 	"strconv"
@@ -124,7 +123,7 @@ func (db *DB) DeleteInstrument(ctx context.Context, userID, root string) (Delete
 
 // repriceRoot derives again every trade of the user whose root is root, or
 // whose bare symbol is root, after its point value changed.
-func (db *DB) repriceRoot(ctx context.Context, tx *sql.Tx, userID, root string) (int, error) {
+func (db *DB) repriceRoot(ctx context.Context, tx txn, userID, root string) (int, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id FROM trades WHERE user_id = ? AND (root = ? OR symbol = ?)`, userID, root, root)
 	if err != nil {
 		return 0, err

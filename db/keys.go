@@ -222,10 +222,14 @@ func (db *DB) Authenticate(ctx context.Context, key string) (Principal, error) {
 	var p Principal
 	var scopes string
 	var revokedAt sql.NullString
-	err := db.read.QueryRowContext(ctx, `
+	stmt, err := db.readStmts.prepared(ctx, `
 		SELECT k.id, k.user_id, u.timezone, u.subscription, k.scopes, k.revoked_at
 		FROM api_keys k JOIN users u ON u.id = k.user_id
-		WHERE k.hash = ?`, hashKey(key)).Scan(&p.KeyID, &p.UserID, &p.Timezone, &p.Subscription, &scopes, &revokedAt)
+		WHERE k.hash = ?`)
+	if err != nil {
+		return Principal{}, err
+	}
+	err = stmt.QueryRowContext(ctx, hashKey(key)).Scan(&p.KeyID, &p.UserID, &p.Timezone, &p.Subscription, &scopes, &revokedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, notFound("Key")
 	}
@@ -249,12 +253,11 @@ func (db *DB) TouchKeys(ctx context.Context, used map[string]time.Time) error {
 		return err
 	}
 	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx,
+	stmt, err := tx.stmt(ctx,
 		`UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`)
 	if err != nil {
 		return err
 	}
-	defer stmt.Close()
 	for id, at := range used {
 		ts := at.UTC().Format(TimeFormat)
 		if _, err := stmt.ExecContext(ctx, ts, id, ts); err != nil {

@@ -82,7 +82,7 @@ func loadTags(ctx context.Context, q querier, j tagJoin, ids []string) (map[stri
 // setTags replaces a record's tags with tagIDs when they were given, and
 // returns the record's tags either way. Every id must be one of the user's
 // tags, else it is a *NotFoundError naming tag_ids; duplicates are ignored.
-func setTags(ctx context.Context, tx *sql.Tx, userID string, j tagJoin, id string, tagIDs Optional[[]string]) ([]TagRef, error) {
+func setTags(ctx context.Context, tx txn, userID string, j tagJoin, id string, tagIDs Optional[[]string]) ([]TagRef, error) {
 	if tagIDs.Set {
 		ids := slices.Clone(tagIDs.Value)
 		slices.Sort(ids)

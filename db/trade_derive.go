@@ -22,7 +22,7 @@ func formatFillTimestamp(t time.Time) string {
 // applyTrade copies the fields given in in onto t, checks the references,
 // and derives every computed field. It is the one place where a trade's
 // numbers are computed, on create, update and re-pricing alike.
-func (db *DB) applyTrade(ctx context.Context, tx *sql.Tx, userID string, t *Trade, in TradeInput) error {
+func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, in TradeInput) error {
 	if in.AccountID.Set && in.AccountID.Value != t.AccountID {
 		var one int
 		err := tx.QueryRowContext(ctx, `SELECT 1 FROM accounts WHERE user_id = ? AND id = ?`, userID, in.AccountID.Value).Scan(&one)

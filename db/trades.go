@@ -194,7 +194,7 @@ func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput)
 
 // saveTrade writes a loaded trade's fields back, and its fills when they
 // were replaced (otherwise only their derived types and order may change).
-func saveTrade(ctx context.Context, tx *sql.Tx, userID string, t *Trade, replaceFills bool) error {
+func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFills bool) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE trades SET account_id = ?, symbol = ?, root = ?, side = ?,
 		quantity = ?, entry_price = ?, exit_price = ?, entry_date = ?, entry_time = ?, exit_date = ?, exit_time = ?,
 		gross_pnl = ?, net_pnl = ?, total_commission = ?, status = ?, status_override = ?, asset_class = ?,
@@ -211,11 +211,10 @@ func saveTrade(ctx context.Context, tx *sql.Tx, userID string, t *Trade, replace
 		}
 		return insertExecutions(ctx, tx, t.ID, t.Executions)
 	}
-	stmt, err := tx.PrepareContext(ctx, `UPDATE executions SET execution_type = ?, position = ? WHERE id = ?`)
+	stmt, err := tx.stmt(ctx, `UPDATE executions SET execution_type = ?, position = ? WHERE id = ?`)
 	if err != nil {
 		return err
 	}
-	defer stmt.Close()
 	for i, e := range t.Executions {
 		if _, err := stmt.ExecContext(ctx, e.ExecutionType, i, e.ID); err != nil {
 			return err
@@ -225,17 +224,16 @@ func saveTrade(ctx context.Context, tx *sql.Tx, userID string, t *Trade, replace
 }
 
 // insertExecutions writes a trade's fills with one prepared statement.
-func insertExecutions(ctx context.Context, tx *sql.Tx, tradeID string, fills []Execution) error {
+func insertExecutions(ctx context.Context, tx txn, tradeID string, fills []Execution) error {
 	if len(fills) == 0 {
 		return nil
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO executions (id, trade_id, position, side, price, quantity,
+	stmt, err := tx.stmt(ctx, `INSERT INTO executions (id, trade_id, position, side, price, quantity,
 		commission, execution_date, execution_time, execution_type, execution_timestamp)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
-	defer stmt.Close()
 	for i, e := range fills {
 		if _, err := stmt.ExecContext(ctx, e.ID, tradeID, i, e.Side, e.Price, e.Quantity, e.Commission,
 			e.ExecutionDate, e.ExecutionTime, e.ExecutionType, e.ExecutionTimestamp); err != nil {
@@ -293,7 +291,7 @@ func loadExecutions(ctx context.Context, q querier, tradeIDs []string) (map[stri
 
 // Trade reads one of the user's trades, enriched.
 func (db *DB) Trade(ctx context.Context, userID, id string) (EnrichedTrade, error) {
-	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return EnrichedTrade{}, err
 	}

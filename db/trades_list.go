@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 )
 
@@ -96,17 +95,17 @@ const tradeOrder = `t.entry_date DESC, t.entry_time DESC, t.id DESC`
 // their rows are read (a deferred join), so a deep page costs little more
 // than the first; fills and tags load in one query each.
 func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Page) ([]Trade, int, error) {
-	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer tx.Rollback()
 	where, args := f.where(userID)
 	var total int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where, args...).Scan(&total); err != nil {
+	if err := tx.Tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+tradeColumns+` FROM trades t
+	rows, err := tx.Tx.QueryContext(ctx, `SELECT `+tradeColumns+` FROM trades t
 		JOIN (SELECT t.id FROM trades t WHERE `+where+` ORDER BY `+tradeOrder+`
 		      LIMIT ? OFFSET ?) page ON page.id = t.id
 		ORDER BY `+tradeOrder, append(args, page.Limit, page.Offset)...)

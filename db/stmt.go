@@ -1,0 +1,123 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+)
+
+// stmtCache keeps the journal's fixed queries prepared. Parsing a statement
+// costs more than running one of the small queries here, and the driver
+// keeps no cache of its own; database/sql keeps each prepared statement on
+// every connection that runs it.
+//
+// A query is prepared the first time it is seen outside a transaction's
+// connection: a transaction only records the queries it missed, and the
+// next begin prepares them before taking a connection. Preparing from inside
+// a transaction could wait forever for a second connection (the writer pool
+// has one).
+type stmtCache struct {
+	pool    *sql.DB
+	mu      sync.Mutex
+	stmts   map[string]*sql.Stmt
+	pending map[string]bool
+}
+
+func newStmtCache(pool *sql.DB) *stmtCache {
+	return &stmtCache{pool: pool, stmts: make(map[string]*sql.Stmt), pending: make(map[string]bool)}
+}
+
+// lookup returns the prepared statement for query, or nil after noting it
+// for the next prepare.
+func (c *stmtCache) lookup(query string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stmts[query]
+	if s == nil {
+		c.pending[query] = true
+	}
+	return s
+}
+
+// preparePending prepares the queries lookups missed. The caller must hold
+// no connection of the pool.
+func (c *stmtCache) preparePending(ctx context.Context) {
+	c.mu.Lock()
+	queries := make([]string, 0, len(c.pending))
+	for q := range c.pending {
+		queries = append(queries, q)
+	}
+	clear(c.pending)
+	c.mu.Unlock()
+	for _, q := range queries {
+		s, err := c.pool.PrepareContext(ctx, q)
+		if err != nil {
+			continue // the query keeps running unprepared and reports its own error
+		}
+		c.mu.Lock()
+		if c.stmts[q] == nil {
+			c.stmts[q] = s
+		} else {
+			s.Close()
+		}
+		c.mu.Unlock()
+	}
+}
+
+// prepared returns query prepared, preparing it now if needed; the caller
+// must hold no connection of the pool.
+func (c *stmtCache) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	if s := c.lookup(query); s != nil {
+		return s, nil
+	}
+	c.preparePending(ctx)
+	if s := c.lookup(query); s != nil {
+		return s, nil
+	}
+	return c.pool.PrepareContext(ctx, query) // report the error
+}
+
+func (c *stmtCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range c.stmts {
+		s.Close()
+	}
+}
+
+// txn is a transaction whose queries run as cached prepared statements.
+// Only fixed query texts may go through its methods; the one dynamic query
+// (the trade list's filter) uses the embedded *sql.Tx's own.
+type txn struct {
+	*sql.Tx
+	cache *stmtCache
+}
+
+func (t txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if s := t.cache.lookup(query); s != nil {
+		return t.Tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+	}
+	return t.Tx.QueryContext(ctx, query, args...)
+}
+
+func (t txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if s := t.cache.lookup(query); s != nil {
+		return t.Tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	}
+	return t.Tx.QueryRowContext(ctx, query, args...)
+}
+
+func (t txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if s := t.cache.lookup(query); s != nil {
+		return t.Tx.StmtContext(ctx, s).ExecContext(ctx, args...)
+	}
+	return t.Tx.ExecContext(ctx, query, args...)
+}
+
+// stmt is query bound to the transaction, for running many times.
+func (t txn) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if s := t.cache.lookup(query); s != nil {
+		return t.Tx.StmtContext(ctx, s), nil
+	}
+	return t.Tx.PrepareContext(ctx, query)
+}
