@@ -19,7 +19,7 @@ func Some[T any](v T) Optional[T] { return Optional[T]{Set: true, Value: v} }
 
 // UnmarshalJSON records that the field was present, and whether it was null.
 func (o *Optional[T]) UnmarshalJSON(b []byte) error {
-	o.Set = true
+	*o = Optional[T]{Set: true} // a repeated key: the last one wins, as in encoding/json
 	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
 		o.Null = true
 		return nil

@@ -119,6 +119,9 @@ func validateAccount(in *db.AccountInput, create bool) error {
 	if v := in.StartingBalance; v.Set && !v.Null && v.Value < 0 {
 		f.add("starting_balance", "starting_balance must be zero or more")
 	}
+	if in.StartingBalance.Value == 0 {
+		in.StartingBalance.Value = 0 // -0 would serve as -0 here but as 0 once stored
+	}
 	f.uuids("tag_ids", in.TagIDs)
 	lowerIDs(&in.TagIDs)
 	return f.err()

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"tradejournal/db"
@@ -112,13 +114,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
 			"status", rec.status, "bytes", rec.bytes, "duration", time.Since(start))
 	}()
-	if _, pattern := s.mux.Handler(r); pattern == "" {
-		// The mux would answer 404 or 405 (with Allow) in plain text.
+	if _, pattern := s.mux.Handler(r); pattern == "" || r.URL.Path != cleanPath(r.URL.Path) {
+		// The mux would answer 404 or 405 (with Allow) in plain text, or
+		// redirect a path such as /api/v1//accounts with an HTML body.
 		h, _ := s.mux.Handler(r)
 		h.ServeHTTP(&jsonErrorWriter{ResponseWriter: rec, s: s, r: r}, r)
 		return
 	}
 	s.mux.ServeHTTP(rec, r)
+}
+
+// cleanPath is the path the mux routes for p (net/http's own rule): a
+// request for any other path gets a redirect to this one.
+func cleanPath(p string) string {
+	if p == "" || p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if strings.HasSuffix(p, "/") && np != "/" {
+		np += "/"
+	}
+	return np
 }
 
 func newRequestID() string {
@@ -173,8 +189,13 @@ func (j *jsonErrorWriter) WriteHeader(code int) {
 	case http.StatusMethodNotAllowed:
 		j.s.writeError(j.ResponseWriter, j.r, &apiError{status: code, code: "METHOD_NOT_ALLOWED",
 			message: "Method " + j.r.Method + " is not allowed here; allowed: " + h.Get("Allow")})
+	case http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		// No route has this exact path; an API client gets the 404, not a
+		// redirect meant for browsers.
+		h.Del("Location")
+		fallthrough
 	case http.StatusNotFound:
-		j.s.writeError(j.ResponseWriter, j.r, &apiError{status: code, code: "NOT_FOUND", message: "No such route"})
+		j.s.writeError(j.ResponseWriter, j.r, &apiError{status: http.StatusNotFound, code: "NOT_FOUND", message: "No such route"})
 	default:
 		j.ResponseWriter.WriteHeader(code)
 	}
