@@ -349,7 +349,7 @@ func TestTradeDelete(t *testing.T) {
 	}
 }
 
-func TestAccountDeleteWithTrades(t *testing.T) {
+func TestAccountDeleteRefusedWhileTradesExist(t *testing.T) {
 	e := newTradeEnv(t)
 	e.create(t, e.tradeBody("ES", "long", `"entry_price": 5000, "quantity": 1`))
 	status, b := e.do(t, "DELETE", "/api/v1/accounts/"+e.accountID, e.key, "")
@@ -364,8 +364,6 @@ func TestAccountDeleteWithTrades(t *testing.T) {
 		t.Errorf("%d trades left after cascade", n)
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 func deref[T any](p *T) any {
 	if p == nil {
