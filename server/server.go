@@ -70,6 +70,11 @@ func (s *Server) routes() []route {
 		{"PUT /api/v1/trades/{id}", "trades:write", false, s.handleTradeUpdate},
 		{"DELETE /api/v1/trades/{id}", "trades:write", false, s.handleTradeDelete},
 
+		{"GET /api/v1/tags", "tags:read", false, s.handleTagList},
+		{"POST /api/v1/tags", "tags:write", false, s.handleTagCreate},
+		{"PUT /api/v1/tags", "tags:write", false, s.handleTagUpdate},
+		{"DELETE /api/v1/tags", "tags:write", false, s.handleTagDelete},
+
 		{"GET /api/v1/instruments", "trades:read", false, s.handleInstrumentList},
 		{"PUT /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentSet},
 		{"DELETE /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentDelete},

@@ -1,0 +1,249 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"tradejournal/db"
+)
+
+// Tag operations all use /api/v1/tags; the body's (or, for deletes, the
+// query's) type selects the operation, and responses keep SPEC.md's keys
+// instead of {data}.
+
+// tagRequest is every tag body; which fields count depends on type.
+type tagRequest struct {
+	Type       db.Optional[string]            `json:"type"`
+	ID         db.Optional[string]            `json:"id"`
+	Name       db.Optional[string]            `json:"name"`
+	Color      db.Optional[string]            `json:"color"`
+	SortOrder  db.Optional[int]               `json:"sort_order"`
+	TagGroupID db.Optional[string]            `json:"tag_group_id"`
+	GroupID    db.Optional[string]            `json:"tagGroupId"` // bulk_tags
+	Tags       db.Optional[[]json.RawMessage] `json:"tags"`       // bulk_tags
+}
+
+type tagOrderRequest struct {
+	ID        db.Optional[string] `json:"id"`
+	SortOrder db.Optional[int]    `json:"sort_order"`
+}
+
+// defaultGroupColor is a new group's colour when none is given: a neutral grey.
+const defaultGroupColor = "#6B7280"
+
+var hexColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
+
+const maxTagName = 100
+
+func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	groups, err := s.db.TagGroups(r.Context(), p.UserID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string][]db.TagGroup{"tagGroups": groups})
+}
+
+func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	var req tagRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	f := fieldErrors{}
+	switch typ := req.Type.Value; typ {
+	case "tag_group":
+		name := tagName(f, req.Name, true)
+		color := groupColor(f, req.Color, true)
+		if err := f.err(); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		g, err := s.db.CreateTagGroup(r.Context(), p.UserID, name, color)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusCreated, map[string]db.TagGroup{"tagGroup": g})
+	case "tag":
+		groupID := bodyUUID(f, "tag_group_id", req.TagGroupID, true)
+		name := tagName(f, req.Name, true)
+		if err := f.err(); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		t, err := s.db.CreateTag(r.Context(), p.UserID, groupID, name)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusCreated, map[string]db.Tag{"tag": t})
+	case "load_defaults":
+		groups, err := s.db.LoadDefaultTags(r.Context(), p.UserID)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string][]db.TagGroup{"tagGroups": groups})
+	default:
+		s.writeError(w, r, badTagType(req.Type, "tag_group, tag or load_defaults"))
+	}
+}
+
+func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	var req tagRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	f := fieldErrors{}
+	switch req.Type.Value {
+	case "tag_group":
+		id := bodyUUID(f, "id", req.ID, true)
+		upd := db.TagGroupUpdate{SortOrder: sortOrder(f, "sort_order", req.SortOrder)}
+		if req.Name.Set {
+			upd.Name = db.Some(tagName(f, req.Name, true))
+		}
+		if req.Color.Set {
+			upd.Color = db.Some(groupColor(f, req.Color, true))
+		}
+		if err := f.err(); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		g, err := s.db.UpdateTagGroup(r.Context(), p.UserID, id, upd)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]db.TagGroup{"tagGroup": g})
+	case "tag":
+		id := bodyUUID(f, "id", req.ID, true)
+		upd := db.TagUpdate{SortOrder: sortOrder(f, "sort_order", req.SortOrder)}
+		if req.Name.Set {
+			upd.Name = db.Some(tagName(f, req.Name, true))
+		}
+		if req.TagGroupID.Set {
+			upd.TagGroupID = db.Some(bodyUUID(f, "tag_group_id", req.TagGroupID, true))
+		}
+		if err := f.err(); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		t, err := s.db.UpdateTag(r.Context(), p.UserID, id, upd)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]db.Tag{"tag": t})
+	case "bulk_tags":
+		groupID := bodyUUID(f, "tagGroupId", req.GroupID, true)
+		var orders []db.TagOrder
+		if !req.Tags.Set || req.Tags.Null {
+			f.add("tags", "tags must be an array of {id, sort_order}")
+		}
+		for i, raw := range req.Tags.Value {
+			path := fmt.Sprintf("tags[%d]", i)
+			var o tagOrderRequest
+			if err := decodeElement(raw, &o, path); err != nil {
+				f.merge(err)
+				continue
+			}
+			id := bodyUUID(f, path+".id", o.ID, true)
+			if !o.SortOrder.Set || o.SortOrder.Null {
+				f.add(path+".sort_order", path+".sort_order is required")
+			}
+			orders = append(orders, db.TagOrder{ID: id, SortOrder: sortOrder(f, path+".sort_order", o.SortOrder).Value})
+		}
+		if err := f.err(); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		tags, err := s.db.ReorderTags(r.Context(), p.UserID, groupID, orders)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string][]db.Tag{"tags": tags})
+	default:
+		s.writeError(w, r, badTagType(req.Type, "tag_group, tag or bulk_tags"))
+	}
+}
+
+func (s *Server) handleTagDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	q := r.URL.Query()
+	typ, id := q.Get("type"), strings.ToLower(q.Get("id"))
+	f := fieldErrors{}
+	if typ != "tag_group" && typ != "tag" {
+		f.add("type", "type must be tag_group or tag")
+	}
+	if !isUUID(id) {
+		f.add("id", "id must be a UUID")
+	}
+	if err := f.err(); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var d db.Deleted
+	var err error
+	if typ == "tag_group" {
+		d, err = s.db.DeleteTagGroup(r.Context(), p.UserID, id)
+	} else {
+		d, err = s.db.DeleteTag(r.Context(), p.UserID, id)
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
+}
+
+func badTagType(t db.Optional[string], allowed string) error {
+	if !t.Set || t.Null || t.Value == "" {
+		return invalid("type", "type is required: "+allowed)
+	}
+	return invalid("type", "type must be one of "+allowed)
+}
+
+// tagName reads a required tag or group name, trimmed.
+func tagName(f fieldErrors, v db.Optional[string], required bool) string {
+	v.Value = strings.TrimSpace(v.Value)
+	f.required("name", v, required)
+	f.text("name", v, maxTagName)
+	return v.Value
+}
+
+// groupColor reads a #RRGGBB colour, upper-cased; absent is the default.
+func groupColor(f fieldErrors, v db.Optional[string], create bool) string {
+	if !v.Set && create {
+		return defaultGroupColor
+	}
+	if v.Null || !hexColor.MatchString(v.Value) {
+		f.add("color", "color must be a hex colour #RRGGBB")
+	}
+	return strings.ToUpper(v.Value)
+}
+
+// bodyUUID reads an id from a body, lower-cased.
+func bodyUUID(f fieldErrors, field string, v db.Optional[string], required bool) string {
+	switch {
+	case !v.Set || v.Null:
+		if required {
+			f.add(field, field+" is required")
+		}
+	case !isUUID(v.Value):
+		f.add(field, field+" must be a UUID")
+	}
+	return strings.ToLower(v.Value)
+}
+
+// sortOrder checks an optional sort order.
+func sortOrder(f fieldErrors, field string, v db.Optional[int]) db.Optional[int] {
+	if v.Null || (v.Set && v.Value < 0) {
+		f.add(field, field+" must be an integer of at least 0")
+	}
+	return v
+}
