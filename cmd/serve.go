@@ -23,6 +23,7 @@ import (
 type serveConfig struct {
 	addr      string
 	publicURL string
+	rateLimit float64
 }
 
 // Server timeouts. Uploads and downloads extend their own deadlines, so
@@ -44,6 +45,9 @@ func newServeCmd(cfg *globalConfig) *cobra.Command {
 		Short: "Serve the API (first run creates the data directory, user me and a key)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if sc.rateLimit < 0 {
+				return fmt.Errorf("--rate-limit must be 0 (off) or more")
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			return serve(ctx, cfg, sc, out(cmd), cmd.ErrOrStderr())
@@ -51,6 +55,7 @@ func newServeCmd(cfg *globalConfig) *cobra.Command {
 	}
 	c.Flags().StringVar(&sc.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	c.Flags().StringVar(&sc.publicURL, "public-url", "", "base URL of document links (default http:// + the listen address)")
+	c.Flags().Float64Var(&sc.rateLimit, "rate-limit", server.DefaultRateLimit, "requests per second per API key, bursts of twice that (0 turns it off)")
 	return c
 }
 
@@ -85,7 +90,11 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 	if err := firstRun(ctx, d.db, "http://"+ln.Addr().String(), stdout); err != nil {
 		return err
 	}
-	srv := server.New(server.Config{PublicURL: publicURL}, d.db, d.files, logger)
+	srv := server.New(server.Config{
+		PublicURL:    publicURL,
+		RateLimit:    sc.rateLimit,
+		AuthFailures: server.DefaultAuthFailures,
+	}, d.db, d.files, logger)
 	hs := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: readHeaderTimeout,

@@ -23,6 +23,14 @@ import (
 type Config struct {
 	// PublicURL is what document URLs are built on, e.g. http://127.0.0.1:8080.
 	PublicURL string
+	// RateLimit is each key's requests per second (bursts of twice that);
+	// 0 turns it off.
+	RateLimit float64
+	// AuthFailures is how many failed authentications a client address may
+	// make a minute; 0 turns it off.
+	AuthFailures int
+	// Now is the clock of the rate limits; nil is time.Now.
+	Now func() time.Time
 }
 
 // Server serves the API. It is an http.Handler.
@@ -31,8 +39,9 @@ type Server struct {
 	db    *db.DB
 	files *files.Store
 	log   *slog.Logger
-	mux   *http.ServeMux
-	usage keyUsage
+	mux    *http.ServeMux
+	usage  keyUsage
+	limits *limiters
 }
 
 // handlerFunc is an API handler; p is the authenticated caller.
@@ -48,7 +57,11 @@ type route struct {
 
 // New builds the server around its dependencies.
 func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server {
-	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux()}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux(),
+		limits: newLimiters(cfg.RateLimit, cfg.AuthFailures)}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.wrap(rt))
 	}
@@ -87,9 +100,21 @@ func (s *Server) wrap(rt route) http.Handler {
 		if rt.nested {
 			r = r.WithContext(context.WithValue(r.Context(), ctxNested, true))
 		}
+		addr, now := clientAddr(r), s.cfg.Now()
+		if blocked, wait := s.limits.clientBlocked(addr, now); blocked {
+			s.writeError(w, r, errRateLimited(w, wait))
+			return
+		}
 		p, err := s.authenticate(r, rt.scope)
 		if err != nil {
+			if e, _ := toAPIError(err); e.status == http.StatusUnauthorized {
+				s.limits.authFailed(addr, now)
+			}
 			s.writeError(w, r, err)
+			return
+		}
+		if ok, wait := s.limits.allowKey(p.KeyID, now); !ok {
+			s.writeError(w, r, errRateLimited(w, wait))
 			return
 		}
 		rt.handler(w, r, p)
