@@ -139,8 +139,8 @@ func ParseSymbol(symbol string, known func(root string) bool) Symbol {
 	if known == nil {
 		known = func(root string) bool { _, ok := BuiltinPointValues[root]; return ok }
 	}
-	if rest, ok := strings.CutPrefix(s, "/"); ok {
-		return Symbol{Root: FuturesRoot(rest), AssetClass: AssetFutures}
+	if strings.HasPrefix(s, "/") {
+		return Symbol{Root: FuturesRoot(s), AssetClass: AssetFutures}
 	}
 	if root, ok := contractRoot(s); ok {
 		return Symbol{Root: root, AssetClass: AssetFutures}
@@ -163,7 +163,7 @@ func ParseSymbol(symbol string, known func(root string) bool) Symbol {
 // FuturesRoot returns the root of a futures symbol in any accepted form, or
 // the normalised symbol when no form matches.
 func FuturesRoot(symbol string) string {
-	s := strings.TrimPrefix(normalise(symbol), "/")
+	s := normalise(strings.TrimLeft(normalise(symbol), "/"))
 	if root, ok := contractRoot(s); ok {
 		return root
 	}

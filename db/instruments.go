@@ -57,7 +57,7 @@ func (db *DB) Instruments(ctx context.Context, userID string) ([]Instrument, err
 // NormaliseRoot is how roots are stored and matched: trimmed, upper case,
 // without a leading slash.
 func NormaliseRoot(root string) string {
-	return strings.TrimPrefix(normalise(root), "/")
+	return strings.TrimLeft(normalise(root), "/")
 }
 
 // SetInstrument sets the user's point value for root and re-prices the

@@ -30,7 +30,7 @@ type testServer struct {
 
 // newTestServer opens a migrated database in t.TempDir and builds the
 // server around it.
-func newTestServer(t *testing.T) *testServer {
+func newTestServer(t testing.TB) *testServer {
 	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "journal.db")
@@ -48,7 +48,7 @@ func newTestServer(t *testing.T) *testServer {
 }
 
 // newUser adds a user with a write key and returns the user's id and key.
-func (ts *testServer) newUser(t *testing.T, name string) (userID, key string) {
+func (ts *testServer) newUser(t testing.TB, name string) (userID, key string) {
 	t.Helper()
 	u, err := ts.db.CreateUser(t.Context(), name, "")
 	if err != nil {
@@ -59,7 +59,7 @@ func (ts *testServer) newUser(t *testing.T, name string) (userID, key string) {
 }
 
 // newKey issues another key for the named user.
-func (ts *testServer) newKey(t *testing.T, user, scopes string, legacy bool) (db.Key, string) {
+func (ts *testServer) newKey(t testing.TB, user, scopes string, legacy bool) (db.Key, string) {
 	t.Helper()
 	sc, err := db.ParseScopes(scopes)
 	if err != nil {
@@ -74,7 +74,7 @@ func (ts *testServer) newKey(t *testing.T, user, scopes string, legacy bool) (db
 
 // request sends one request through the handler; key "" sends no
 // Authorization header, body "" no body.
-func (ts *testServer) request(t *testing.T, method, target, key, body string) *httptest.ResponseRecorder {
+func (ts *testServer) request(t testing.TB, method, target, key, body string) *httptest.ResponseRecorder {
 	t.Helper()
 	req := newRequest(method, target, body)
 	if key != "" {
@@ -99,14 +99,14 @@ func (ts *testServer) send(req *http.Request) *httptest.ResponseRecorder {
 }
 
 // do is request for the common case of reading only status and body.
-func (ts *testServer) do(t *testing.T, method, target, key, body string) (int, []byte) {
+func (ts *testServer) do(t testing.TB, method, target, key, body string) (int, []byte) {
 	t.Helper()
 	w := ts.request(t, method, target, key, body)
 	return w.Code, w.Body.Bytes()
 }
 
 // createAccount posts an account and returns it, failing unless it is a 201.
-func (ts *testServer) createAccount(t *testing.T, key, body string) db.Account {
+func (ts *testServer) createAccount(t testing.TB, key, body string) db.Account {
 	t.Helper()
 	status, b := ts.do(t, "POST", "/api/v1/accounts", key, body)
 	if status != http.StatusCreated {
@@ -117,7 +117,7 @@ func (ts *testServer) createAccount(t *testing.T, key, body string) db.Account {
 
 // sql opens the database file directly, apart from the server's pools, to
 // set up rows no API writes yet and to read state back.
-func (ts *testServer) sql(t *testing.T) *sql.DB {
+func (ts *testServer) sql(t testing.TB) *sql.DB {
 	t.Helper()
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
@@ -132,7 +132,7 @@ func (ts *testServer) sql(t *testing.T) *sql.DB {
 }
 
 // count runs a SELECT count(*) and returns the number.
-func count(t *testing.T, raw *sql.DB, query string, args ...any) int {
+func count(t testing.TB, raw *sql.DB, query string, args ...any) int {
 	t.Helper()
 	var n int
 	if err := raw.QueryRowContext(t.Context(), query, args...).Scan(&n); err != nil {
@@ -143,7 +143,7 @@ func count(t *testing.T, raw *sql.DB, query string, args ...any) int {
 
 // insertTrade adds a minimal trade to an account with SQL, standing in for
 // the trades API, which is not built yet.
-func insertTrade(t *testing.T, raw *sql.DB, userID, accountID string) string {
+func insertTrade(t testing.TB, raw *sql.DB, userID, accountID string) string {
 	t.Helper()
 	id := uuid.NewString()
 	_, err := raw.ExecContext(t.Context(), `INSERT INTO trades (id, user_id, account_id, symbol, root, side,
@@ -176,7 +176,7 @@ type listBody[T any] struct {
 
 // decode unmarshals a response body strictly: an unknown field in it fails
 // the test, so a response cannot grow fields unnoticed.
-func decode[T any](t *testing.T, b []byte) T {
+func decode[T any](t testing.TB, b []byte) T {
 	t.Helper()
 	var v T
 	dec := json.NewDecoder(strings.NewReader(string(b)))

@@ -17,7 +17,7 @@ type tradeEnv struct {
 	userID, key, accountID string
 }
 
-func newTradeEnv(t *testing.T) *tradeEnv {
+func newTradeEnv(t testing.TB) *tradeEnv {
 	t.Helper()
 	ts := newTestServer(t)
 	userID, key := ts.newUser(t, "alice")
@@ -37,7 +37,7 @@ func (e *tradeEnv) tradeBody(symbol, side, extra string) string {
 
 // create posts a trade and fails unless it is a 201; it returns the body
 // too, for assertions on the exact JSON text.
-func (e *tradeEnv) create(t *testing.T, body string) (db.Trade, string) {
+func (e *tradeEnv) create(t testing.TB, body string) (db.Trade, string) {
 	t.Helper()
 	status, b := e.do(t, "POST", "/api/v1/trades", e.key, body)
 	if status != http.StatusCreated {
