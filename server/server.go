@@ -35,10 +35,10 @@ type Config struct {
 
 // Server serves the API. It is an http.Handler.
 type Server struct {
-	cfg   Config
-	db    *db.DB
-	files *files.Store
-	log   *slog.Logger
+	cfg    Config
+	db     *db.DB
+	files  *files.Store
+	log    *slog.Logger
 	mux    *http.ServeMux
 	usage  keyUsage
 	limits *limiters
