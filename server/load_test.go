@@ -1,0 +1,98 @@
+package server_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"tradejournal/db"
+)
+
+// TestLoadMixed drives the real handler over real connections with 64
+// concurrent clients mixing reads and writes: no request may fail with a
+// 5xx, and every trade whose create was acknowledged must be there, whole,
+// afterwards.
+func TestLoadMixed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test skipped in -short mode")
+	}
+	e := newTradeEnv(t)
+	hs := httptest.NewServer(e.srv)
+	defer hs.Close()
+	client := hs.Client()
+	client.Transport.(*http.Transport).MaxIdleConnsPerHost = 64
+
+	const clients, perClient = 64, 50
+	var (
+		mu       sync.Mutex
+		created  []string
+		failures []string
+		wg       sync.WaitGroup
+	)
+	send := func(method, path, body string) (int, string) {
+		req, _ := http.NewRequest(method, hs.URL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+e.key)
+		res, err := client.Do(req)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []string
+			for i := range perClient {
+				var status int
+				var body string
+				switch {
+				case i%5 == 0 || len(mine) == 0:
+					status, body = send("POST", "/api/v1/trades", e.tradeBody("NQZ5", "long",
+						fills(1, fmt.Sprintf("buy 1@%d", 20000+c), fmt.Sprintf("sell 1@%d", 20010+i))))
+					if status == http.StatusCreated {
+						mine = append(mine, decode[struct{ Data db.Trade }](t, []byte(body)).Data.ID)
+					}
+				case i%5 == 1:
+					status, body = send("PUT", "/api/v1/trades/"+mine[len(mine)-1], `{"status": "loss"}`)
+				case i%5 == 2:
+					status, body = send("GET", "/api/v1/trades/"+mine[i%len(mine)], "")
+				case i%5 == 3:
+					status, body = send("GET", fmt.Sprintf("/api/v1/trades?limit=10&offset=%d", i), "")
+				default:
+					status, body = send("GET", "/api/v1/accounts", "")
+				}
+				if status == 0 || status >= 500 {
+					mu.Lock()
+					failures = append(failures, fmt.Sprintf("%d %s", status, body))
+					mu.Unlock()
+				}
+			}
+			mu.Lock()
+			created = append(created, mine...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Fatalf("%d requests failed, first: %s", len(failures), failures[0])
+	}
+	raw := e.sql(t)
+	if n := count(t, raw, `SELECT count(*) FROM trades`); n != len(created) {
+		t.Errorf("%d trades stored, %d creates acknowledged", n, len(created))
+	}
+	if n := count(t, raw, `SELECT count(*) FROM trades t WHERE (SELECT count(*) FROM executions WHERE trade_id = t.id) != 2`); n != 0 {
+		t.Errorf("%d trades without both their fills", n)
+	}
+	for _, id := range created {
+		if n := count(t, raw, `SELECT count(*) FROM trades WHERE id = ?`, id); n != 1 {
+			t.Fatalf("acknowledged trade %s missing", id)
+		}
+	}
+}
