@@ -26,8 +26,10 @@ type TagRef struct {
 type tagJoin struct{ table, column string }
 
 var (
-	accountTags = tagJoin{"account_tags", "account_id"}
-	tradeTags   = tagJoin{"trade_tags", "trade_id"}
+	accountTags  = tagJoin{"account_tags", "account_id"}
+	tradeTags    = tagJoin{"trade_tags", "trade_id"}
+	playbookTags = tagJoin{"playbook_tags", "playbook_id"}
+	strategyTags = tagJoin{"strategy_tags", "strategy_id"}
 )
 
 // querier is what reads need from a *sql.DB or *sql.Tx.

@@ -91,6 +91,18 @@ func (s *Server) routes() []route {
 		{"GET /api/v1/instruments", "trades:read", false, s.handleInstrumentList},
 		{"PUT /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentSet},
 		{"DELETE /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentDelete},
+
+		{"GET /api/v1/playbooks", "playbooks:read", false, s.handlePlaybookList},
+		{"GET /api/v1/playbooks/{id}", "playbooks:read", false, s.handlePlaybookGet},
+		{"POST /api/v1/playbooks", "playbooks:write", false, s.handlePlaybookCreate},
+		{"PUT /api/v1/playbooks/{id}", "playbooks:write", false, s.handlePlaybookUpdate},
+		{"DELETE /api/v1/playbooks/{id}", "playbooks:write", false, s.handlePlaybookDelete},
+
+		{"GET /api/v1/strategies", "playbooks:read", false, s.handleStrategyList},
+		{"GET /api/v1/strategies/{id}", "playbooks:read", false, s.handleStrategyGet},
+		{"POST /api/v1/strategies", "playbooks:write", false, s.handleStrategyCreate},
+		{"PUT /api/v1/strategies/{id}", "playbooks:write", false, s.handleStrategyUpdate},
+		{"DELETE /api/v1/strategies/{id}", "playbooks:write", false, s.handleStrategyDelete},
 	}
 }
 

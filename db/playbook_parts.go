@@ -1,0 +1,203 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// Playbooks lists a page of the user's playbooks, newest first, with their
+// criteria, strategies and tags, and the total. Whatever the page's size it
+// takes five queries: the total, the page, then criteria, strategies and
+// tags for all of the page's playbooks at once.
+func (db *DB) Playbooks(ctx context.Context, userID string, page Page) ([]Playbook, int, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tx.Rollback()
+	var total int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM playbooks WHERE user_id = ?`, userID).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT `+playbookColumns+` FROM playbooks WHERE user_id = ?
+		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, userID, page.Limit, page.Offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Playbook{}
+	for rows.Next() {
+		p, err := scanPlaybook(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if err := fillPlaybooks(ctx, tx, out); err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
+}
+
+// loadPlaybook reads one of the user's playbooks with all its parts.
+func loadPlaybook(ctx context.Context, q querier, userID, id string) (Playbook, error) {
+	p, err := scanPlaybook(q.QueryRowContext(ctx,
+		`SELECT `+playbookColumns+` FROM playbooks WHERE user_id = ? AND id = ?`, userID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Playbook{}, notFound("Playbook")
+	}
+	if err != nil {
+		return Playbook{}, err
+	}
+	ps := []Playbook{p}
+	err = fillPlaybooks(ctx, q, ps)
+	return ps[0], err
+}
+
+// fillPlaybooks loads the criteria, strategies and tags of ps, one query
+// for each, whatever the number of playbooks.
+func fillPlaybooks(ctx context.Context, q querier, ps []Playbook) error {
+	ids := make([]string, len(ps))
+	for i, p := range ps {
+		ids[i] = p.ID
+	}
+	entry, exit, err := loadCriteria(ctx, q, ids)
+	if err != nil {
+		return err
+	}
+	strategies, err := loadPlaybookStrategies(ctx, q, ids)
+	if err != nil {
+		return err
+	}
+	tags, err := loadTags(ctx, q, playbookTags, ids)
+	if err != nil {
+		return err
+	}
+	for i := range ps {
+		id := ps[i].ID
+		ps[i].EntryCriteria, ps[i].ExitCriteria = entry[id], exit[id]
+		ps[i].Strategies, ps[i].Tags = strategies[id], tags[id]
+	}
+	return nil
+}
+
+// loadCriteria reads the entry and exit criteria of many playbooks in one
+// query, keyed by playbook id, in order. Every id gets non-nil slices.
+func loadCriteria(ctx context.Context, q querier, ids []string) (entry, exit map[string][]Criterion, err error) {
+	entry = make(map[string][]Criterion, len(ids))
+	exit = make(map[string][]Criterion, len(ids))
+	for _, id := range ids {
+		entry[id], exit[id] = []Criterion{}, []Criterion{}
+	}
+	if len(ids) == 0 {
+		return entry, exit, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT playbook_id, kind, id, description, position FROM playbook_criteria
+		WHERE playbook_id IN (SELECT value FROM json_each(?)) ORDER BY playbook_id, kind, position`, jsonList(ids))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var playbookID, kind string
+		var c Criterion
+		if err := rows.Scan(&playbookID, &kind, &c.ID, &c.Description, &c.Order); err != nil {
+			return nil, nil, err
+		}
+		if kind == "entry" {
+			entry[playbookID] = append(entry[playbookID], c)
+		} else {
+			exit[playbookID] = append(exit[playbookID], c)
+		}
+	}
+	return entry, exit, rows.Err()
+}
+
+// loadPlaybookStrategies reads the strategies of many playbooks in one
+// query, keyed by playbook id, in the order they were given.
+func loadPlaybookStrategies(ctx context.Context, q querier, ids []string) (map[string][]PlaybookStrategy, error) {
+	out := make(map[string][]PlaybookStrategy, len(ids))
+	for _, id := range ids {
+		out[id] = []PlaybookStrategy{}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT ps.playbook_id, s.id, s.title, s.description, s.created_at
+		FROM playbook_strategies ps JOIN strategies s ON s.id = ps.strategy_id
+		WHERE ps.playbook_id IN (SELECT value FROM json_each(?)) ORDER BY ps.playbook_id, ps.position`, jsonList(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var playbookID string
+		var s PlaybookStrategy
+		if err := rows.Scan(&playbookID, &s.ID, &s.Name, &s.Description, &s.CreatedAt); err != nil {
+			return nil, err
+		}
+		out[playbookID] = append(out[playbookID], s)
+	}
+	return out, rows.Err()
+}
+
+// setCriteria replaces a playbook's criteria of one kind when they were
+// given: new ids, ordered 1..n as given.
+func (db *DB) setCriteria(ctx context.Context, tx txn, playbookID, kind string, descriptions Optional[[]string]) error {
+	if !descriptions.Set {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM playbook_criteria WHERE playbook_id = ? AND kind = ?`, playbookID, kind); err != nil {
+		return err
+	}
+	if len(descriptions.Value) == 0 {
+		return nil
+	}
+	stmt, err := tx.stmt(ctx, `INSERT INTO playbook_criteria (id, playbook_id, kind, description, position)
+		VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	for i, d := range descriptions.Value {
+		if _, err := stmt.ExecContext(ctx, db.NewID(), playbookID, kind, d, i+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setPlaybookStrategies replaces a playbook's strategies with ids when they
+// were given, in their order; a repeated id counts once, where it first
+// appears. Every id must be one of the user's strategies, else it is a
+// *NotFoundError naming strategy_ids.
+func setPlaybookStrategies(ctx context.Context, tx txn, userID, playbookID string, ids Optional[[]string]) error {
+	if !ids.Set {
+		return nil
+	}
+	var unique []string
+	seen := map[string]bool{}
+	for _, id := range ids.Value {
+		if !seen[id] {
+			seen[id] = true
+			unique = append(unique, id)
+		}
+	}
+	var owned int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM strategies
+		WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`, userID, jsonList(unique)).Scan(&owned); err != nil {
+		return err
+	}
+	if owned != len(unique) {
+		return &NotFoundError{Kind: "Strategy", Field: "strategy_ids"}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM playbook_strategies WHERE playbook_id = ?`, playbookID); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO playbook_strategies (playbook_id, strategy_id, position)
+		SELECT ?, value, key FROM json_each(?)`, playbookID, jsonList(unique))
+	return err
+}

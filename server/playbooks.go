@@ -1,0 +1,155 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"tradejournal/db"
+)
+
+// Bounds of a playbook's criteria, per kind.
+const (
+	maxCriteria     = 100
+	maxCriterionLen = 1000
+)
+
+// playbookRequest is a playbook body. Its criteria are decoded one by one,
+// so a wrong type names the element: "entry_criteria[2]".
+type playbookRequest struct {
+	db.PlaybookInput
+	EntryCriteria db.Optional[[]json.RawMessage] `json:"entry_criteria"`
+	ExitCriteria  db.Optional[[]json.RawMessage] `json:"exit_criteria"`
+}
+
+func (s *Server) handlePlaybookList(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	page, err := parsePage(r.URL.Query())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	playbooks, total, err := s.db.Playbooks(r.Context(), p.UserID, page)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeList(w, playbooks, total, page)
+}
+
+func (s *Server) handlePlaybookGet(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, "Playbook")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	pb, err := s.db.Playbook(r.Context(), p.UserID, id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataBody[db.Playbook]{pb})
+}
+
+func (s *Server) handlePlaybookCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	in, err := decodePlaybook(w, r, true)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	pb, err := s.db.CreatePlaybook(r.Context(), p.UserID, in)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, dataBody[db.Playbook]{pb})
+}
+
+func (s *Server) handlePlaybookUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, "Playbook")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	in, err := decodePlaybook(w, r, false)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	pb, err := s.db.UpdatePlaybook(r.Context(), p.UserID, id, in)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataBody[db.Playbook]{pb})
+}
+
+func (s *Server) handlePlaybookDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, "Playbook")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	d, err := s.db.DeletePlaybook(r.Context(), p.UserID, id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
+}
+
+// decodePlaybook reads and validates a playbook body.
+func decodePlaybook(w http.ResponseWriter, r *http.Request, create bool) (db.PlaybookInput, error) {
+	var req playbookRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		return db.PlaybookInput{}, err
+	}
+	in := req.PlaybookInput
+	f := fieldErrors{}
+	in.Title.Value = strings.TrimSpace(in.Title.Value)
+	f.required("title", in.Title, create)
+	f.text("title", in.Title, maxTitle)
+	f.text("description", in.Description, maxDescription)
+	f.text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	in.EntryCriteria = criteria(f, "entry_criteria", req.EntryCriteria)
+	in.ExitCriteria = criteria(f, "exit_criteria", req.ExitCriteria)
+	f.uuids("strategy_ids", in.StrategyIDs)
+	lowerIDs(&in.StrategyIDs)
+	f.uuids("tag_ids", in.TagIDs)
+	lowerIDs(&in.TagIDs)
+	return in, f.err()
+}
+
+// criteria reads a list of criteria: each a non-blank string, stored
+// trimmed.
+func criteria(f fieldErrors, field string, v db.Optional[[]json.RawMessage]) db.Optional[[]string] {
+	if !v.Set {
+		return db.Optional[[]string]{}
+	}
+	out := db.Optional[[]string]{Set: true, Value: []string{}}
+	if v.Null {
+		f.add(field, field+" cannot be null; send [] to clear")
+		return out
+	}
+	if len(v.Value) > maxCriteria {
+		f.add(field, fmt.Sprintf("%s may hold at most %d criteria", field, maxCriteria))
+	}
+	for i, raw := range v.Value {
+		path := fmt.Sprintf("%s[%d]", field, i)
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil || string(raw) == "null" {
+			f.add(path, path+" must be a string")
+			continue
+		}
+		s = strings.TrimSpace(s)
+		switch n := utf8.RuneCountInString(s); {
+		case n == 0:
+			f.add(path, path+" must not be empty")
+		case n > maxCriterionLen:
+			f.add(path, fmt.Sprintf("%s must be at most %d characters", path, maxCriterionLen))
+		}
+		out.Value = append(out.Value, s)
+	}
+	return out
+}

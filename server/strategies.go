@@ -1,0 +1,228 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"tradejournal/db"
+)
+
+// Length caps of the text fields of strategies and playbooks, in characters.
+const (
+	maxTitle       = 200
+	maxDescription = 10_000
+	maxMarkdown    = 200_000
+	maxRuleText    = 1000
+	maxCategory    = 100
+	maxRules       = 200
+	maxSortOrder   = 1_000_000
+	maxSearch      = 200
+)
+
+// strategyRequest is a strategy body. Its rules are decoded one by one, so
+// a wrong type names the rule: "strategy_rules[2].sort_order".
+type strategyRequest struct {
+	db.StrategyInput
+	StrategyRules db.Optional[[]json.RawMessage] `json:"strategy_rules"`
+}
+
+// ruleRequest is one rule of a strategy body. Rules are whole objects, not
+// partial updates, so null is the same as absent: the default.
+type ruleRequest struct {
+	ID          string          `json:"id"`
+	Description string          `json:"description"`
+	Category    string          `json:"category"`
+	SortOrder   *int            `json:"sort_order"`
+	Severity    *string         `json:"severity"`
+	Check       json.RawMessage `json:"check"`
+}
+
+func (s *Server) handleStrategyList(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	page, err := parsePage(r.URL.Query())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	filter, err := parseStrategyFilter(r.URL.Query())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	strategies, total, err := s.db.Strategies(r.Context(), p.UserID, filter, page)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeList(w, strategies, total, page)
+}
+
+func (s *Server) handleStrategyGet(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, "Strategy")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	st, err := s.db.Strategy(r.Context(), p.UserID, id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataBody[db.Strategy]{st})
+}
+
+func (s *Server) handleStrategyCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	in, err := decodeStrategy(w, r, true)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	st, err := s.db.CreateStrategy(r.Context(), p.UserID, in)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, dataBody[db.Strategy]{st})
+}
+
+func (s *Server) handleStrategyUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, "Strategy")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	in, err := decodeStrategy(w, r, false)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	st, err := s.db.UpdateStrategy(r.Context(), p.UserID, id, in)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataBody[db.Strategy]{st})
+}
+
+func (s *Server) handleStrategyDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, "Strategy")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	d, err := s.db.DeleteStrategy(r.Context(), p.UserID, id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
+}
+
+// decodeStrategy reads and validates a strategy body, rule by rule.
+func decodeStrategy(w http.ResponseWriter, r *http.Request, create bool) (db.StrategyInput, error) {
+	var req strategyRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		return db.StrategyInput{}, err
+	}
+	in := req.StrategyInput
+	f := fieldErrors{}
+	in.Title.Value = strings.TrimSpace(in.Title.Value)
+	f.required("title", in.Title, create)
+	f.text("title", in.Title, maxTitle)
+	f.text("description", in.Description, maxDescription)
+	f.text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	notNull(f, "type", in.Type)
+	f.oneOf("type", in.Type, db.StrategyTypes)
+	if req.StrategyRules.Set {
+		in.StrategyRules = db.Optional[[]db.RuleInput]{Set: true, Value: []db.RuleInput{}}
+		if req.StrategyRules.Null {
+			f.add("strategy_rules", "strategy_rules cannot be null; send [] to remove every rule")
+		}
+		if len(req.StrategyRules.Value) > maxRules {
+			f.add("strategy_rules", fmt.Sprintf("strategy_rules may hold at most %d rules", maxRules))
+		}
+		for i, raw := range req.StrategyRules.Value {
+			path := fmt.Sprintf("strategy_rules[%d]", i)
+			if rule, ok := decodeRule(f, raw, path); ok {
+				in.StrategyRules.Value = append(in.StrategyRules.Value, rule)
+			}
+		}
+	}
+	f.uuids("tag_ids", in.TagIDs)
+	lowerIDs(&in.TagIDs)
+	return in, f.err()
+}
+
+// decodeRule decodes and validates one rule, recording its failures in f
+// by path.
+func decodeRule(f fieldErrors, raw json.RawMessage, path string) (db.RuleInput, bool) {
+	var rr ruleRequest
+	if err := decodeElement(raw, &rr, path); err != nil {
+		f.merge(err)
+		return db.RuleInput{}, false
+	}
+	ok := true
+	fail := func(field, message string) {
+		f.add(path+"."+field, path+"."+field+" "+message)
+		ok = false
+	}
+	rule := db.RuleInput{Description: rr.Description, Category: rr.Category, SortOrder: rr.SortOrder}
+	if rr.ID != "" {
+		if !isUUID(rr.ID) {
+			fail("id", "must be a UUID")
+		}
+		rule.ID = strings.ToLower(rr.ID)
+	}
+	if utf8.RuneCountInString(rr.Description) > maxRuleText {
+		fail("description", fmt.Sprintf("must be at most %d characters", maxRuleText))
+	}
+	if utf8.RuneCountInString(rr.Category) > maxCategory {
+		fail("category", fmt.Sprintf("must be at most %d characters", maxCategory))
+	}
+	if rr.SortOrder != nil && (*rr.SortOrder < 0 || *rr.SortOrder > maxSortOrder) {
+		fail("sort_order", fmt.Sprintf("must be an integer from 0 to %d", maxSortOrder))
+	}
+	if rr.Severity != nil {
+		if !isOneOf(*rr.Severity, db.RuleSeverities) {
+			fail("severity", "must be one of "+strings.Join(db.RuleSeverities, ", "))
+		}
+		rule.Severity = *rr.Severity
+	}
+	if len(rr.Check) > 0 && string(rr.Check) != "null" {
+		c, err := db.ParseRuleCheck(rr.Check, path+".check")
+		var inv *db.InvalidError
+		switch {
+		case errors.As(err, &inv):
+			f.add(inv.Field, inv.Message)
+			ok = false
+		case err != nil:
+			fail("check", "is malformed")
+		default:
+			rule.Check = &c
+		}
+	}
+	return rule, ok
+}
+
+// parseStrategyFilter reads the list filters; a malformed value is a 400
+// naming the parameter.
+func parseStrategyFilter(q map[string][]string) (db.StrategyFilter, error) {
+	f := fieldErrors{}
+	v := func(name string) string {
+		if vs := q[name]; len(vs) > 0 {
+			return strings.TrimSpace(vs[0])
+		}
+		return ""
+	}
+	filter := db.StrategyFilter{
+		Type:   f.queryEnum("type", v("type"), db.StrategyTypes),
+		Search: v("search"),
+	}
+	if utf8.RuneCountInString(filter.Search) > maxSearch {
+		f.add("search", fmt.Sprintf("search must be at most %d characters", maxSearch))
+	}
+	return filter, f.err()
+}
