@@ -170,34 +170,6 @@ func (db *DB) setCriteria(ctx context.Context, tx txn, playbookID, kind string, 
 	return nil
 }
 
-// setPlaybookStrategies replaces a playbook's strategies with ids when they
-// were given, in their order; a repeated id counts once, where it first
-// appears. Every id must be one of the user's strategies, else it is a
-// *NotFoundError naming strategy_ids.
-func setPlaybookStrategies(ctx context.Context, tx txn, userID, playbookID string, ids Optional[[]string]) error {
-	if !ids.Set {
-		return nil
-	}
-	var unique []string
-	seen := map[string]bool{}
-	for _, id := range ids.Value {
-		if !seen[id] {
-			seen[id] = true
-			unique = append(unique, id)
-		}
-	}
-	var owned int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM strategies
-		WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`, userID, jsonList(unique)).Scan(&owned); err != nil {
-		return err
-	}
-	if owned != len(unique) {
-		return &NotFoundError{Kind: "Strategy", Field: "strategy_ids"}
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM playbook_strategies WHERE playbook_id = ?`, playbookID); err != nil {
-		return err
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO playbook_strategies (playbook_id, strategy_id, position)
-		SELECT ?, value, key FROM json_each(?)`, playbookID, jsonList(unique))
-	return err
-}
+// playbookStrategies keeps a playbook's strategies in the order given.
+var playbookStrategies = orderedLinks{table: "playbook_strategies", owner: "playbook_id", target: "strategy_id",
+	targets: "strategies", kind: "Strategy", field: "strategy_ids"}

@@ -155,7 +155,7 @@ func (db *DB) setPlaybookParts(ctx context.Context, tx txn, userID, id string, i
 	if err := db.setCriteria(ctx, tx, id, "exit", in.ExitCriteria); err != nil {
 		return err
 	}
-	if err := setPlaybookStrategies(ctx, tx, userID, id, in.StrategyIDs); err != nil {
+	if err := playbookStrategies.set(ctx, tx, userID, id, in.StrategyIDs); err != nil {
 		return err
 	}
 	_, err := setTags(ctx, tx, userID, playbookTags, id, in.TagIDs)
