@@ -30,6 +30,11 @@ var (
 	tradeTags    = tagJoin{"trade_tags", "trade_id"}
 	playbookTags = tagJoin{"playbook_tags", "playbook_id"}
 	strategyTags = tagJoin{"strategy_tags", "strategy_id"}
+
+	writeUpTags    = tagJoin{"write_up_tags", "write_up_id"}
+	planTags       = tagJoin{"trading_plan_tags", "trading_plan_id"}
+	chartBookTags  = tagJoin{"chart_book_tags", "chart_book_id"}
+	reportCardTags = tagJoin{"report_card_tags", "report_card_id"}
 )
 
 // querier is what reads need from a *sql.DB or *sql.Tx.

@@ -1,0 +1,114 @@
+package db
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// ContentFilter narrows a list of write-ups, trading plans, chart books or
+// report cards; zero fields do not filter.
+type ContentFilter struct {
+	// Refs maps a reference column of the kind (Content.RefFilters) to the
+	// id it must hold; other keys are ignored.
+	Refs map[string]string
+	// StartDate and EndDate (YYYY-MM-DD, inclusive) bound the kind's own
+	// date (a plan's plan_date, a report card's report_date), or else the
+	// day the record was created, as a day in Timezone.
+	StartDate string
+	EndDate   string
+	Timezone  string // the user's; "" is UTC
+}
+
+// where builds the filter's condition over the kind's table, with its
+// arguments. The text depends only on which filters are set, and every
+// value is a parameter.
+func (c Content[T, In]) where(userID string, f ContentFilter) (string, []any, error) {
+	conds := []string{"user_id = ?"}
+	args := []any{userID}
+	add := func(cond string, a any) {
+		conds = append(conds, cond)
+		args = append(args, a)
+	}
+	for _, r := range c.kind.refs {
+		if id := f.Refs[r.column]; id != "" {
+			add(r.column+" = ?", id)
+		}
+	}
+	if col := c.kind.dated; col != "" {
+		if f.StartDate != "" {
+			add(col+" >= ?", f.StartDate)
+		}
+		if f.EndDate != "" {
+			add(col+" <= ?", f.EndDate)
+		}
+	} else if f.StartDate != "" || f.EndDate != "" {
+		loc, err := time.LoadLocation(f.Timezone)
+		if err != nil {
+			return "", nil, err
+		}
+		// created_at is UTC text of one width, so a local day's bounds
+		// compare as text, on the list index.
+		if f.StartDate != "" {
+			start, err := localDayStart(f.StartDate, loc, 0, "start_date")
+			if err != nil {
+				return "", nil, err
+			}
+			add("created_at >= ?", start)
+		}
+		if f.EndDate != "" {
+			end, err := localDayStart(f.EndDate, loc, 1, "end_date")
+			if err != nil {
+				return "", nil, err
+			}
+			add("created_at < ?", end)
+		}
+	}
+	return strings.Join(conds, " AND "), args, nil
+}
+
+// localDayStart is the stored form of the first instant of the day date
+// plus days, in loc.
+func localDayStart(date string, loc *time.Location, days int, field string) (string, error) {
+	d, err := time.ParseInLocation(DateLayout, date, loc)
+	if err != nil {
+		return "", &InvalidError{Field: field, Message: field + " must be a date YYYY-MM-DD"}
+	}
+	return d.AddDate(0, 0, days).UTC().Format(TimeFormat), nil
+}
+
+// List reads a page of the user's records matching f, newest first (by
+// created_at, then id), with their tags and parts, and the total. Tags and
+// parts load in one query each, whatever the page's size.
+func (c Content[T, In]) List(ctx context.Context, userID string, f ContentFilter, page Page) ([]T, int, error) {
+	where, args, err := c.where(userID, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	var total int
+	items, err := inTx(ctx, c.db.beginRead, func(tx txn) ([]T, error) {
+		// The filter's text varies, so these run unprepared (see txn).
+		if err := tx.Tx.QueryRowContext(ctx, `SELECT count(*) FROM `+c.kind.table+` WHERE `+where, args...).Scan(&total); err != nil {
+			return nil, err
+		}
+		rows, err := tx.Tx.QueryContext(ctx, `SELECT `+c.selectList()+` FROM `+c.kind.table+` WHERE `+where+`
+			ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, page.Limit, page.Offset)...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := []T{}
+		for rows.Next() {
+			rec, err := c.scan(rows)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rec)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		return out, c.attach(ctx, tx, out)
+	})
+	return items, total, err
+}
