@@ -70,6 +70,7 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 
 // routes is the whole API.
 func (s *Server) routes() []route {
+	writeUps, plans, chartBooks, reportCards := s.writeUps(), s.tradingPlans(), s.chartBooks(), s.reportCards()
 	return []route{
 		{"GET /api/v1/accounts", "accounts:read", false, s.handleAccountList},
 		{"GET /api/v1/accounts/{id}", "accounts:read", false, s.handleAccountGet},
@@ -103,6 +104,30 @@ func (s *Server) routes() []route {
 		{"POST /api/v1/strategies", "playbooks:write", false, s.handleStrategyCreate},
 		{"PUT /api/v1/strategies/{id}", "playbooks:write", false, s.handleStrategyUpdate},
 		{"DELETE /api/v1/strategies/{id}", "playbooks:write", false, s.handleStrategyDelete},
+
+		{"GET /api/v1/write-ups", "content:read", false, writeUps.list},
+		{"GET /api/v1/write-ups/{id}", "content:read", false, writeUps.get},
+		{"POST /api/v1/write-ups", "content:write", false, writeUps.create},
+		{"PUT /api/v1/write-ups/{id}", "content:write", false, writeUps.update},
+		{"DELETE /api/v1/write-ups/{id}", "content:write", false, writeUps.delete},
+
+		{"GET /api/v1/trading-plans", "content:read", false, plans.list},
+		{"GET /api/v1/trading-plans/{id}", "content:read", false, plans.get},
+		{"POST /api/v1/trading-plans", "content:write", false, plans.create},
+		{"PUT /api/v1/trading-plans/{id}", "content:write", false, plans.update},
+		{"DELETE /api/v1/trading-plans/{id}", "content:write", false, plans.delete},
+
+		{"GET /api/v1/chart-books", "content:read", false, chartBooks.list},
+		{"GET /api/v1/chart-books/{id}", "content:read", false, chartBooks.get},
+		{"POST /api/v1/chart-books", "content:write", false, chartBooks.create},
+		{"PUT /api/v1/chart-books/{id}", "content:write", false, chartBooks.update},
+		{"DELETE /api/v1/chart-books/{id}", "content:write", false, chartBooks.delete},
+
+		{"GET /api/v1/report-cards", "content:read", false, reportCards.list},
+		{"GET /api/v1/report-cards/{id}", "content:read", false, reportCards.get},
+		{"POST /api/v1/report-cards", "content:write", false, reportCards.create},
+		{"PUT /api/v1/report-cards/{id}", "content:write", false, reportCards.update},
+		{"DELETE /api/v1/report-cards/{id}", "content:write", false, reportCards.delete},
 	}
 }
 

@@ -1,0 +1,162 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"tradejournal/db"
+)
+
+// contentAPI serves the five routes of one kind of content (write-ups,
+// trading plans, chart books, report cards) over its store. They differ
+// only in their fields, so each kind's file gives just validate.
+type contentAPI[T, In any] struct {
+	s     *Server
+	store db.Content[T, In]
+	// validate checks a decoded body and normalises it in place; create
+	// says whether required fields must be present.
+	validate func(f fieldErrors, in *In, create bool)
+}
+
+func (a contentAPI[T, In]) list(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	page, err := parsePage(r.URL.Query())
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	filter, err := parseContentFilter(r.URL.Query(), a.store.RefFilters(), p.Timezone)
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	items, total, err := a.store.List(r.Context(), p.UserID, filter, page)
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	writeList(w, items, total, page)
+}
+
+func (a contentAPI[T, In]) get(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, a.store.Kind())
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	item, err := a.store.Get(r.Context(), p.UserID, id)
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataBody[T]{item})
+}
+
+func (a contentAPI[T, In]) create(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	in, err := a.decode(w, r, true)
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	item, err := a.store.Create(r.Context(), p.UserID, in)
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, dataBody[T]{item})
+}
+
+func (a contentAPI[T, In]) update(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, a.store.Kind())
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	in, err := a.decode(w, r, false)
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	item, err := a.store.Update(r.Context(), p.UserID, id, in)
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataBody[T]{item})
+}
+
+func (a contentAPI[T, In]) delete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	id, err := pathID(r, a.store.Kind())
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	d, err := a.store.Delete(r.Context(), p.UserID, id)
+	if err != nil {
+		a.s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
+}
+
+// decode reads and validates a body.
+func (a contentAPI[T, In]) decode(w http.ResponseWriter, r *http.Request, create bool) (In, error) {
+	var in In
+	if err := decodeJSON(w, r, &in); err != nil {
+		return in, err
+	}
+	f := fieldErrors{}
+	a.validate(f, &in, create)
+	return in, f.err()
+}
+
+// parseContentFilter reads a content list's filters: each reference column
+// the kind has (trade_id, playbook_id, account_id) and start_date /
+// end_date. A malformed value is a 400 naming the parameter.
+func parseContentFilter(q url.Values, refs []string, timezone string) (db.ContentFilter, error) {
+	f := fieldErrors{}
+	filter := db.ContentFilter{
+		Refs:      map[string]string{},
+		StartDate: f.queryDate("start_date", strings.TrimSpace(q.Get("start_date"))),
+		EndDate:   f.queryDate("end_date", strings.TrimSpace(q.Get("end_date"))),
+		Timezone:  timezone,
+	}
+	for _, name := range refs {
+		filter.Refs[name] = f.queryUUID(name, strings.TrimSpace(q.Get(name)))
+	}
+	if filter.StartDate != "" && filter.EndDate != "" && filter.StartDate > filter.EndDate {
+		f.add("end_date", "end_date must not be before start_date")
+	}
+	return filter, f.err()
+}
+
+// title checks a title: trimmed, at most maxTitle characters, and when
+// required present on create and never blank or null.
+func (f fieldErrors) title(v *db.Optional[string], create, required bool) {
+	v.Value = strings.TrimSpace(v.Value)
+	if required {
+		f.required("title", *v, create)
+	}
+	f.text("title", *v, maxTitle)
+}
+
+// ref checks a body's reference to another record by id, and lower-cases
+// it. A required one must be present on create and is never null; an
+// optional one is cleared by null.
+func (f fieldErrors) ref(field string, v *db.Optional[string], create, required bool) {
+	switch {
+	case required && v.Null:
+		f.add(field, field+" cannot be null")
+	case required && create && !v.Set:
+		f.add(field, field+" is required")
+	case v.Set && !v.Null && !isUUID(v.Value):
+		f.add(field, field+" must be a UUID")
+	}
+	v.Value = strings.ToLower(v.Value)
+}
+
+// idList checks a list of ids in a body and lower-cases them.
+func (f fieldErrors) idList(field string, v *db.Optional[[]string]) {
+	f.uuids(field, *v)
+	lowerIDs(v)
+}

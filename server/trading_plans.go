@@ -1,0 +1,19 @@
+package server
+
+import "tradejournal/db"
+
+// tradingPlans serves /api/v1/trading-plans.
+func (s *Server) tradingPlans() contentAPI[db.TradingPlan, db.TradingPlanInput] {
+	return contentAPI[db.TradingPlan, db.TradingPlanInput]{s: s, store: s.db.TradingPlans(), validate: validateTradingPlan}
+}
+
+// validateTradingPlan: title is required; plan_date and playbook_id are
+// optional, and null clears them; content_markdown is a text that null
+// clears to "".
+func validateTradingPlan(f fieldErrors, in *db.TradingPlanInput, create bool) {
+	f.title(&in.Title, create, true)
+	f.date("plan_date", in.PlanDate)
+	f.ref("playbook_id", &in.PlaybookID, create, false)
+	f.text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	f.idList("tag_ids", &in.TagIDs)
+}

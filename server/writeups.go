@@ -1,0 +1,17 @@
+package server
+
+import "tradejournal/db"
+
+// writeUps serves /api/v1/write-ups: a trader's review of one trade.
+func (s *Server) writeUps() contentAPI[db.WriteUp, db.WriteUpInput] {
+	return contentAPI[db.WriteUp, db.WriteUpInput]{s: s, store: s.db.WriteUps(), validate: validateWriteUp}
+}
+
+// validateWriteUp: trade_id is required on create; title and
+// content_markdown are optional texts that null clears to "".
+func validateWriteUp(f fieldErrors, in *db.WriteUpInput, create bool) {
+	f.ref("trade_id", &in.TradeID, create, true)
+	f.title(&in.Title, create, false)
+	f.text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	f.idList("tag_ids", &in.TagIDs)
+}
