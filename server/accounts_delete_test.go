@@ -12,16 +12,18 @@ import (
 )
 
 // insertDocument adds a document row with SQL, standing in for the
-// documents API, which is not built yet.
-func insertDocument(t *testing.T, raw *sql.DB, userID, accountID string) {
+// documents API, which is not built yet, and returns its id.
+func insertDocument(t *testing.T, raw *sql.DB, userID, accountID string) string {
 	t.Helper()
+	id := uuid.NewString()
 	_, err := raw.ExecContext(t.Context(), `INSERT INTO documents (id, user_id, account_id, document_name,
 		category, file_name, file_size, mime_type, blob_hash, created_at, updated_at)
 		VALUES (?, ?, ?, 'Payout', 'receipt', 'p.pdf', 3, 'application/pdf', ?, ?, ?)`,
-		uuid.NewString(), userID, accountID, strings.Repeat("ab", 32), t0Text, t0Text)
+		id, userID, accountID, strings.Repeat("ab", 32), t0Text, t0Text)
 	if err != nil {
 		t.Fatalf("insert document: %v", err)
 	}
+	return id
 }
 
 // insertTag adds a tag group with one tag for the user and returns the
