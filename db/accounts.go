@@ -225,18 +225,20 @@ func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountIn
 // DeleteAccount removes one of the user's accounts. While trades or
 // documents belong to it, that is a *ConflictError giving their counts,
 // unless cascade is set, when they go with it in the same transaction.
+// Report cards that named it are kept, their account_id set to null.
 func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool) (Deleted, error) {
 	tx, err := db.begin(ctx)
 	if err != nil {
 		return Deleted{}, err
 	}
 	defer tx.Rollback()
-	var trades, documents, tagLinks int
+	var trades, documents, reportCards, tagLinks int
 	err = tx.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM trades WHERE account_id = a.id),
 		(SELECT count(*) FROM documents WHERE account_id = a.id),
+		(SELECT count(*) FROM report_cards WHERE account_id = a.id),
 		(SELECT count(*) FROM account_tags WHERE account_id = a.id)
-		FROM accounts a WHERE a.user_id = ? AND a.id = ?`, userID, id).Scan(&trades, &documents, &tagLinks)
+		FROM accounts a WHERE a.user_id = ? AND a.id = ?`, userID, id).Scan(&trades, &documents, &reportCards, &tagLinks)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Deleted{}, notFound("Account")
 	}
@@ -261,6 +263,10 @@ func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool
 			return Deleted{}, err
 		}
 		d.Warnings = append(d.Warnings, "Deleted "+plural(documents, "document"))
+	}
+	if reportCards > 0 {
+		// Report cards stay; the foreign key clears their account_id.
+		d.Warnings = append(d.Warnings, "Cleared the account of "+plural(reportCards, "report card"))
 	}
 	if tagLinks > 0 {
 		d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
