@@ -12,8 +12,8 @@ import (
 )
 
 // insertPlaybookUser adds a trading plan (table "trading_plans") or a chart
-// book ("chart_books") naming the playbook, standing in for the content
-// APIs, which are not built yet.
+// book ("chart_books") naming the playbook with SQL; the content APIs do the
+// same in TestReferencedDeletesKeepContent.
 func insertPlaybookUser(t *testing.T, raw *sql.DB, table, userID, playbookID string) string {
 	t.Helper()
 	id := uuid.NewString()
