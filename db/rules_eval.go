@@ -110,6 +110,14 @@ func (db *DB) evaluateRules(ctx context.Context, tx txn, userID string, t *Trade
 	if err != nil {
 		return err
 	}
+	if len(strategies) == 0 {
+		// Nothing to check: the common case, kept to two cheap statements.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM trade_rule_evaluations WHERE trade_id = ?`, t.ID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE trades SET has_violations = 0 WHERE id = ? AND has_violations = 1`, t.ID)
+		return err
+	}
 	if onlyDayLevel {
 		_, err = tx.ExecContext(ctx, `DELETE FROM trade_rule_evaluations WHERE trade_id = ?
 			AND json_extract(rule_snapshot, '$.check.kind') IN ('max_trades_per_day', 'max_daily_loss')`, t.ID)

@@ -190,8 +190,10 @@ func priceTrade(t *Trade, overrides map[string]Instrument) error {
 // strategies), then checks it against its strategies' rules and the other
 // trades of its day, and of the day it left (before), against theirs.
 func (db *DB) saveReviewLinks(ctx context.Context, tx txn, userID string, t *Trade, in TradeInput, before dayKey) error {
-	if err := setChecklist(ctx, tx, userID, t, in.CriteriaChecklist); err != nil {
-		return err
+	if in.CriteriaChecklist.Set || in.PlaybookID.Set {
+		if err := setChecklist(ctx, tx, userID, t, in.CriteriaChecklist); err != nil {
+			return err
+		}
 	}
 	if err := setTradeStrategies(ctx, tx, userID, t.ID, in.RiskManagementStrategyIDs); err != nil {
 		return err
