@@ -73,6 +73,13 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 		return err
 	}
 	defer d.Close()
+	// serve.lock is held: no upload of another server is in flight, so
+	// every temp file is a leftover of a crash or a stop.
+	if n, err := d.files.RemoveTemp(); err != nil {
+		return fmt.Errorf("remove leftover temp files: %w", err)
+	} else if n > 0 {
+		logger.Info("removed leftover temp files", "count", n)
+	}
 	ln, err := net.Listen("tcp", sc.addr)
 	if err != nil {
 		return err
@@ -85,7 +92,7 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 	if err := firstRun(ctx, d.db, "http://"+ln.Addr().String(), stdout); err != nil {
 		return err
 	}
-	srv := server.New(server.Config{PublicURL: publicURL}, d.db, d.files, logger)
+	srv := server.New(server.Config{PublicURL: publicURL, Secret: d.secret}, d.db, d.files, logger)
 	hs := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: readHeaderTimeout,

@@ -48,12 +48,14 @@ type DocumentUpdate struct {
 	Category     Optional[string] `json:"category"`
 }
 
-// DeletedDocument reports a document's delete: the hash of its blob, and
-// whether no row uses that blob any more, so it can go from the store.
+// DeletedDocument reports a document's delete: the hash of its blob,
+// whether no row uses that blob any more (so it can go from the store), and
+// whether another of the user's own documents still does.
 type DeletedDocument struct {
-	ID     string
-	Blob   string
-	Unused bool
+	ID         string
+	Blob       string
+	Unused     bool
+	UserShares bool
 }
 
 const documentColumns = `id, user_id, account_id, document_name, category, file_name, file_size,
@@ -257,6 +259,11 @@ func (db *DB) DeleteDocument(ctx context.Context, userID, id string) (DeletedDoc
 		return DeletedDocument{}, err
 	}
 	d.Unused = len(unused) > 0
+	err = tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM documents WHERE user_id = ? AND blob_hash = ?)`,
+		userID, d.Blob).Scan(&d.UserShares)
+	if err != nil {
+		return DeletedDocument{}, err
+	}
 	return d, tx.Commit()
 }
 

@@ -23,6 +23,9 @@ import (
 type Config struct {
 	// PublicURL is what document URLs are built on, e.g. http://127.0.0.1:8080.
 	PublicURL string
+	// Secret is the data directory's key for signing document URLs
+	// (files.SecretSize random bytes); without one, New makes a random key.
+	Secret []byte
 }
 
 // Server serves the API. It is an http.Handler.
@@ -48,6 +51,13 @@ type route struct {
 
 // New builds the server around its dependencies.
 func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server {
+	if len(cfg.Secret) == 0 {
+		// Links then verify only while this process runs; never a
+		// guessable key.
+		cfg.Secret = make([]byte, files.SecretSize)
+		rand.Read(cfg.Secret)
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux()}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.wrap(rt))
@@ -73,14 +83,29 @@ func (s *Server) routes() []route {
 		{"GET /api/v1/instruments", "trades:read", false, s.handleInstrumentList},
 		{"PUT /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentSet},
 		{"DELETE /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentDelete},
+
+		{"GET /api/v1/documents", "documents:read", true, s.handleDocumentList},
+		{"GET /api/v1/documents/{id}", "documents:read", true, s.handleDocumentGet},
+		{"POST /api/v1/documents", "documents:write", true, s.handleDocumentUpload},
+		{"PUT /api/v1/documents/{id}", "documents:write", true, s.handleDocumentUpdate},
+		{"DELETE /api/v1/documents/{id}", "documents:write", true, s.handleDocumentDelete},
+
+		// The signed link is the authorization: no API key (scope "").
+		{"GET /api/v1/files/{id}/{name}", "", false, s.handleFileDownload},
 	}
 }
 
-// wrap authenticates a request for its route before the handler runs.
+// wrap authenticates a request for its route before the handler runs. A
+// route without a scope is public: its handler gets no principal and does
+// its own checking.
 func (s *Server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rt.nested {
 			r = r.WithContext(context.WithValue(r.Context(), ctxNested, true))
+		}
+		if rt.scope == "" {
+			rt.handler(w, r, nil)
+			return
 		}
 		p, err := s.authenticate(r, rt.scope)
 		if err != nil {
