@@ -27,9 +27,9 @@ type document struct {
 	UpdatedAt    string `json:"updated_at"`
 }
 
-// document signs a new link for d, valid a year from now; every read gets
-// its own. The file name in the path is only for browsers.
-func (s *Server) document(d db.Document) document {
+// presentDocument shows d with a newly signed link, valid a year from now:
+// every read gets its own. The file name in the path is only for browsers.
+func (s *Server) presentDocument(d db.Document) document {
 	expires := s.db.Now().AddDate(1, 0, 0).Unix()
 	link := s.cfg.PublicURL + "/api/v1/files/" + d.ID + "/" + url.PathEscape(d.FileName) +
 		"?expires=" + strconv.FormatInt(expires, 10) + "&sig=" + files.Sign(s.cfg.Secret, d.ID, expires)
@@ -65,7 +65,7 @@ func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, p *d
 	}
 	out := make([]document, len(docs))
 	for i, d := range docs {
-		out[i] = s.document(d)
+		out[i] = s.presentDocument(d)
 	}
 	writeList(w, out, total, page)
 }
@@ -102,7 +102,7 @@ func (s *Server) handleDocumentGet(w http.ResponseWriter, r *http.Request, p *db
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, dataBody[document]{s.document(d)})
+	writeJSON(w, http.StatusOK, dataBody[document]{s.presentDocument(d)})
 }
 
 func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
@@ -131,7 +131,7 @@ func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, p 
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, dataBody[document]{s.document(d)})
+	writeJSON(w, http.StatusOK, dataBody[document]{s.presentDocument(d)})
 }
 
 func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {

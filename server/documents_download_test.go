@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -93,6 +94,14 @@ func TestSignedLink(t *testing.T) {
 		w := ts.download(t, d.DocumentURL, map[string]string{"Range": "bytes=5-14"})
 		if got, want := w.Header().Get("Content-Range"), "bytes 5-14/"+strconv.Itoa(len(pdf)); got != want {
 			t.Errorf("Content-Range: got %q, want %q", got, want)
+		}
+	})
+	t.Run("head", func(t *testing.T) {
+		ts.pinClock(t0)
+		w := ts.send(httptest.NewRequest("HEAD", strings.TrimPrefix(d.DocumentURL, "http://journal.test"), nil))
+		if w.Code != 200 || w.Body.Len() != 0 || w.Header().Get("Content-Length") != strconv.Itoa(len(pdf)) {
+			t.Errorf("HEAD: got %d, %d body bytes, Content-Length %s, want 200, none, %d",
+				w.Code, w.Body.Len(), w.Header().Get("Content-Length"), len(pdf))
 		}
 	})
 	t.Run("deleted", func(t *testing.T) {

@@ -77,7 +77,7 @@ func (s *Server) handleDocumentUpload(w http.ResponseWriter, r *http.Request, p 
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, status, dataBody[document]{s.document(doc)})
+	writeJSON(w, status, dataBody[document]{s.presentDocument(doc)})
 }
 
 // uploadForm is an upload's form as read: its text fields by name, and
@@ -195,16 +195,18 @@ func (e *errRecorder) Read(p []byte) (int, error) {
 // validateUpload checks the form's fields. A new document needs
 // document_name, category and account_number; a replace needs document_id,
 // and keeps the document's own metadata where the form leaves a field out.
-func validateUpload(form *uploadForm) (in db.DocumentUpload, replaceID string, err error) {
+func validateUpload(form *uploadForm) (db.DocumentUpload, string, error) {
 	f := fieldErrors{}
 	fields := form.fields
 	replace := false
 	if v, ok := fields["replace"]; ok {
-		if replace, err = strconv.ParseBool(v); err != nil {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
 			f.add("replace", "replace must be true or false")
 		}
+		replace = b
 	}
-	replaceID = strings.ToLower(fields["document_id"])
+	replaceID := strings.ToLower(fields["document_id"])
 	switch {
 	case replace && replaceID == "":
 		f.add("document_id", "document_id is required when replace is true")
@@ -218,7 +220,7 @@ func validateUpload(form *uploadForm) (in db.DocumentUpload, replaceID string, e
 			f.add(name, name+" is required")
 		}
 	}
-	in = db.DocumentUpload{
+	in := db.DocumentUpload{
 		AccountNumber: fields["account_number"],
 		DocumentName:  fields["document_name"],
 		Category:      fields["category"],
