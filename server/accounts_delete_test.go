@@ -11,8 +11,8 @@ import (
 	"tradejournal/db"
 )
 
-// insertDocument adds a document row with SQL, standing in for the
-// documents API, which is not built yet.
+// insertDocument adds a document row with SQL, without a file: these
+// tests count rows, and a missing blob is no error when it is removed.
 func insertDocument(t *testing.T, raw *sql.DB, userID, accountID string) {
 	t.Helper()
 	_, err := raw.ExecContext(t.Context(), `INSERT INTO documents (id, user_id, account_id, document_name,

@@ -31,6 +31,9 @@ type Config struct {
 	AuthFailures int
 	// Now is the clock of the rate limits; nil is time.Now.
 	Now func() time.Time
+	// Secret is the data directory's key for signing document URLs
+	// (files.SecretSize random bytes); without one, New makes a random key.
+	Secret []byte
 }
 
 // Server serves the API. It is an http.Handler.
@@ -60,6 +63,13 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if len(cfg.Secret) == 0 {
+		// Links then verify only while this process runs; never a
+		// guessable key.
+		cfg.Secret = make([]byte, files.SecretSize)
+		rand.Read(cfg.Secret)
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux(),
 		limits: newLimiters(cfg.RateLimit, cfg.AuthFailures)}
 	for _, rt := range s.routes() {
@@ -103,14 +113,29 @@ func (s *Server) routes() []route {
 		{"POST /api/v1/strategies", "playbooks:write", false, s.handleStrategyCreate},
 		{"PUT /api/v1/strategies/{id}", "playbooks:write", false, s.handleStrategyUpdate},
 		{"DELETE /api/v1/strategies/{id}", "playbooks:write", false, s.handleStrategyDelete},
+
+		{"GET /api/v1/documents", "documents:read", true, s.handleDocumentList},
+		{"GET /api/v1/documents/{id}", "documents:read", true, s.handleDocumentGet},
+		{"POST /api/v1/documents", "documents:write", true, s.handleDocumentUpload},
+		{"PUT /api/v1/documents/{id}", "documents:write", true, s.handleDocumentUpdate},
+		{"DELETE /api/v1/documents/{id}", "documents:write", true, s.handleDocumentDelete},
+
+		// The signed link is the authorization: no API key (scope "").
+		{"GET /api/v1/files/{id}/{name}", "", false, s.handleFileDownload},
 	}
 }
 
-// wrap authenticates a request for its route before the handler runs.
+// wrap authenticates a request for its route before the handler runs. A
+// route without a scope is public: its handler gets no principal and does
+// its own checking.
 func (s *Server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rt.nested {
 			r = r.WithContext(context.WithValue(r.Context(), ctxNested, true))
+		}
+		if rt.scope == "" {
+			rt.handler(w, r, nil)
+			return
 		}
 		addr, now := clientAddr(r), s.cfg.Now()
 		if blocked, wait := s.limits.clientBlocked(addr, now); blocked {
