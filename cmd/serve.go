@@ -85,6 +85,11 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 	} else if n > 0 {
 		logger.Info("removed leftover temp files", "count", n)
 	}
+	if n, err := removeUnusedBlobs(ctx, d); err != nil {
+		return fmt.Errorf("remove files no document uses: %w", err)
+	} else if n > 0 {
+		logger.Info("removed files no document uses", "count", n)
+	}
 	ln, err := net.Listen("tcp", sc.addr)
 	if err != nil {
 		return err
