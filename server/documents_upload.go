@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -39,6 +40,32 @@ var uploadTypes = slices.Sorted(maps.Keys(uploadExtensions))
 // uploadFields are the form's text fields; other parts are ignored.
 var uploadFields = []string{"document_name", "category", "account_number", "replace", "document_id"}
 
+// uploadSlot waits briefly for one of the server's upload slots: each
+// upload in flight holds a temp file and a connection for as long as the
+// client takes, so their number is bounded.
+func (s *Server) uploadSlot(r *http.Request) (release func(), err error) {
+	t := time.NewTimer(s.cfg.UploadWait)
+	defer t.Stop()
+	select {
+	case s.uploads <- struct{}{}:
+		return func() { <-s.uploads }, nil
+	case <-t.C:
+		return nil, errUnavailable(nil)
+	case <-r.Context().Done():
+		return nil, r.Context().Err()
+	}
+}
+
+// errUnavailable is the 503 of a busy server, with Retry-After when w is
+// given.
+func errUnavailable(w http.ResponseWriter) error {
+	if w != nil {
+		w.Header().Set("Retry-After", "5")
+	}
+	return &apiError{status: http.StatusServiceUnavailable, code: "UNAVAILABLE",
+		message: "Too many uploads in progress; retry after 5 seconds"}
+}
+
 var errUploadTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code: "PAYLOAD_TOO_LARGE",
 	message: "Request body exceeds the limit of 26 MiB"}
 
@@ -46,6 +73,12 @@ var errUploadTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code
 // new file of one (replace=true). The file streams to a temp file; only an
 // accepted upload's blob is placed, inside the row's transaction.
 func (s *Server) handleDocumentUpload(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	release, err := s.uploadSlot(r)
+	if err != nil {
+		s.writeError(w, r, errUnavailable(w))
+		return
+	}
+	defer release()
 	d := newDeadlines(w, true, true)
 	r.Body = &extendingReader{r.Body, d}
 	form, err := s.readUploadForm(w, r)

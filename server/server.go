@@ -31,6 +31,11 @@ type Config struct {
 	AuthFailures int
 	// Now is the clock of the rate limits; nil is time.Now.
 	Now func() time.Time
+	// MaxUploads is how many uploads may be in flight at once (default
+	// DefaultMaxUploads); one more waits up to UploadWait (default 2 s),
+	// then gets 503.
+	MaxUploads int
+	UploadWait time.Duration
 	// Secret is the data directory's key for signing document URLs
 	// (files.SecretSize random bytes); without one, New makes a random key.
 	Secret []byte
@@ -38,14 +43,18 @@ type Config struct {
 
 // Server serves the API. It is an http.Handler.
 type Server struct {
-	cfg    Config
-	db     *db.DB
-	files  *files.Store
-	log    *slog.Logger
-	mux    *http.ServeMux
-	usage  keyUsage
-	limits *limiters
+	cfg     Config
+	db      *db.DB
+	files   *files.Store
+	log     *slog.Logger
+	mux     *http.ServeMux
+	usage   keyUsage
+	limits  *limiters
+	uploads chan struct{} // a slot per upload in flight
 }
+
+// DefaultMaxUploads bounds the uploads in flight.
+const DefaultMaxUploads = 4
 
 // handlerFunc is an API handler; p is the authenticated caller.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, p *db.Principal)
@@ -63,6 +72,12 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.MaxUploads <= 0 {
+		cfg.MaxUploads = DefaultMaxUploads
+	}
+	if cfg.UploadWait <= 0 {
+		cfg.UploadWait = 2 * time.Second
+	}
 	if len(cfg.Secret) == 0 {
 		// Links then verify only while this process runs; never a
 		// guessable key.
@@ -71,7 +86,7 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux(),
-		limits: newLimiters(cfg.RateLimit, cfg.AuthFailures)}
+		limits: newLimiters(cfg.RateLimit, cfg.AuthFailures), uploads: make(chan struct{}, cfg.MaxUploads)}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.wrap(rt))
 	}
