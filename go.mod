@@ -3,6 +3,7 @@ module tradejournal
 go 1.26.8
 
 require (
+	github.com/gabriel-vasile/mimetype v1.4.16
 	github.com/google/uuid v1.6.0
 	github.com/pressly/goose/v3 v3.29.0
 	github.com/spf13/cobra v1.10.2

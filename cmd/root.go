@@ -46,6 +46,8 @@ func newRootCmd() *cobra.Command {
 		newUserCmd(cfg),
 		newKeyCmd(cfg),
 		newMigrateCmd(cfg),
+		newCheckCmd(cfg),
+		newBackupCmd(cfg),
 		newVersionCmd(),
 	)
 	return root

@@ -78,6 +78,18 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 		return err
 	}
 	defer d.Close()
+	// serve.lock is held: no upload of another server is in flight, so
+	// every temp file is a leftover of a crash or a stop.
+	if n, err := d.files.RemoveTemp(); err != nil {
+		return fmt.Errorf("remove leftover temp files: %w", err)
+	} else if n > 0 {
+		logger.Info("removed leftover temp files", "count", n)
+	}
+	if n, err := removeUnusedBlobs(ctx, d); err != nil {
+		return fmt.Errorf("remove files no document uses: %w", err)
+	} else if n > 0 {
+		logger.Info("removed files no document uses", "count", n)
+	}
 	ln, err := net.Listen("tcp", sc.addr)
 	if err != nil {
 		return err
@@ -92,6 +104,7 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 	}
 	srv := server.New(server.Config{
 		PublicURL:    publicURL,
+		Secret:       d.secret,
 		RateLimit:    sc.rateLimit,
 		AuthFailures: server.DefaultAuthFailures,
 	}, d.db, d.files, logger)

@@ -50,6 +50,9 @@ var (
 type Deleted struct {
 	ID       string
 	Warnings []string
+	// Blobs are the hashes of files that no document uses any more, for
+	// the caller to remove from the store after the commit.
+	Blobs []string
 }
 
 const accountColumns = `id, name, account_number, account_type, prop_firm, firms_logo, broker,
@@ -224,8 +227,9 @@ func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountIn
 
 // DeleteAccount removes one of the user's accounts. While trades or
 // documents belong to it, that is a *ConflictError giving their counts,
-// unless cascade is set, when they go with it in the same transaction.
-// Report cards that named it are kept, their account_id set to null.
+// unless cascade is set, when they go with it in the same transaction; the
+// blobs its documents leave unused are in Deleted.Blobs. Report cards that
+// named it are kept, their account_id set to null.
 func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool) (Deleted, error) {
 	tx, err := db.begin(ctx)
 	if err != nil {
@@ -259,7 +263,7 @@ func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool
 		d.Warnings = append(d.Warnings, "Deleted "+plural(trades, "trade"))
 	}
 	if documents > 0 {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM documents WHERE user_id = ? AND account_id = ?`, userID, id); err != nil {
+		if d.Blobs, err = deleteAccountDocuments(ctx, tx, userID, id); err != nil {
 			return Deleted{}, err
 		}
 		d.Warnings = append(d.Warnings, "Deleted "+plural(documents, "document"))

@@ -158,6 +158,13 @@ func (db *DB) repriceRoot(ctx context.Context, tx txn, userID, root string) (int
 		if err := saveTrade(ctx, tx, userID, &t, false); err != nil {
 			return 0, err
 		}
+		// A new point value changes P&L, which loss rules look at.
+		if err := db.evaluateRules(ctx, tx, userID, &t, false); err != nil {
+			return 0, err
+		}
+		if err := db.reevaluateDays(ctx, tx, userID, t.ID, dayKey{t.AccountID, t.EntryDate}); err != nil {
+			return 0, err
+		}
 	}
 	return len(ids), nil
 }

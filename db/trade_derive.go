@@ -68,6 +68,9 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 	if in.ExitTime.Set {
 		t.ExitTime = in.ExitTime.Ptr()
 	}
+	if err := db.applyReview(ctx, tx, userID, t, in); err != nil {
+		return err
+	}
 
 	loc, err := userLocation(ctx, tx, userID)
 	if err != nil {
@@ -179,7 +182,26 @@ func priceTrade(t *Trade, overrides map[string]Instrument) error {
 	default:
 		t.Status = "open"
 	}
-	return nil
+	t.review.rRatio, err = planR(t)
+	return err
+}
+
+// saveReviewLinks writes what a saved trade links to (checklist answers,
+// strategies), then checks it against its strategies' rules and the other
+// trades of its day, and of the day it left (before), against theirs.
+func (db *DB) saveReviewLinks(ctx context.Context, tx txn, userID string, t *Trade, in TradeInput, before dayKey) error {
+	if in.CriteriaChecklist.Set || in.PlaybookID.Set {
+		if err := setChecklist(ctx, tx, userID, t, in.CriteriaChecklist); err != nil {
+			return err
+		}
+	}
+	if err := setTradeStrategies(ctx, tx, userID, t.ID, in.RiskManagementStrategyIDs); err != nil {
+		return err
+	}
+	if err := db.evaluateRules(ctx, tx, userID, t, false); err != nil {
+		return err
+	}
+	return db.reevaluateDays(ctx, tx, userID, t.ID, before, dayKey{t.AccountID, t.EntryDate})
 }
 
 // lastClosingFill is the last fill against the trade's side: the exit.

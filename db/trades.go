@@ -36,6 +36,7 @@ type Trade struct {
 	root           string
 	statusOverride *string
 	assetClassSet  bool
+	review         tradeReview
 }
 
 // Execution is one fill of a trade.
@@ -57,22 +58,22 @@ type Execution struct {
 // account's details and its risk-rule evaluations.
 type EnrichedTrade struct {
 	Trade
-	StarRating                         *int              `json:"star_rating"`
-	ReviewNotes                        json.RawMessage   `json:"review_notes"`
-	StopLossLevels                     json.RawMessage   `json:"stop_loss_levels"`
-	TakeProfitLevels                   json.RawMessage   `json:"take_profit_levels"`
-	RRatio                             *float64          `json:"r_ratio"`
-	RRatioBasis                        *string           `json:"r_ratio_basis"`
-	PlaybookID                         *string           `json:"playbook_id"`
-	CriteriaChecklist                  []json.RawMessage `json:"criteria_checklist"`
-	ReviewedAt                         *string           `json:"reviewed_at"`
-	AccountNumber                      string            `json:"account_number"`
-	PropFirm                           *string           `json:"prop_firm"`
-	FirmsLogo                          *string           `json:"firms_logo"`
-	RiskManagementStrategyIDs          []string          `json:"risk_management_strategy_ids"`
-	TradeGroupRiskManagementStrategies []json.RawMessage `json:"trade_group_risk_management_strategies"`
-	TradeRuleEvaluations               []json.RawMessage `json:"trade_rule_evaluations"`
-	Playbooks                          *PlaybookRef      `json:"playbooks"`
+	StarRating                         *int             `json:"star_rating"`
+	ReviewNotes                        json.RawMessage  `json:"review_notes"`
+	StopLossLevels                     json.RawMessage  `json:"stop_loss_levels"`
+	TakeProfitLevels                   json.RawMessage  `json:"take_profit_levels"`
+	RRatio                             *float64         `json:"r_ratio"`
+	RRatioBasis                        *string          `json:"r_ratio_basis"`
+	PlaybookID                         *string          `json:"playbook_id"`
+	CriteriaChecklist                  []ChecklistItem  `json:"criteria_checklist"`
+	ReviewedAt                         *string          `json:"reviewed_at"`
+	AccountNumber                      string           `json:"account_number"`
+	PropFirm                           *string          `json:"prop_firm"`
+	FirmsLogo                          *string          `json:"firms_logo"`
+	RiskManagementStrategyIDs          []string         `json:"risk_management_strategy_ids"`
+	TradeGroupRiskManagementStrategies []TradeStrategy  `json:"trade_group_risk_management_strategies"`
+	TradeRuleEvaluations               []RuleEvaluation `json:"trade_rule_evaluations"`
+	Playbooks                          *PlaybookRef     `json:"playbooks"`
 }
 
 // PlaybookRef names a trade's playbook.
@@ -97,6 +98,17 @@ type TradeInput struct {
 	AssetClass Optional[string]           `json:"asset_class"`
 	Executions Optional[[]ExecutionInput] `json:"executions"`
 	TagIDs     Optional[[]string]         `json:"tag_ids"`
+
+	// The review. The arrays of objects are decoded element by element
+	// by the caller, so that errors name the element.
+	StarRating                Optional[int]              `json:"star_rating"`
+	ReviewNotes               Optional[json.RawMessage]  `json:"review_notes"`
+	StopLossLevels            Optional[[]Level]          `json:"-"`
+	TakeProfitLevels          Optional[[]Level]          `json:"-"`
+	PlaybookID                Optional[string]           `json:"playbook_id"`
+	CriteriaChecklist         Optional[[]CriterionCheck] `json:"-"`
+	Reviewed                  Optional[bool]             `json:"reviewed"`
+	RiskManagementStrategyIDs Optional[[]string]         `json:"risk_management_strategy_ids"`
 }
 
 // ExecutionInput is one fill in a trade body.
@@ -122,13 +134,17 @@ var (
 
 const tradeColumns = `t.id, t.account_id, t.symbol, t.root, t.side, t.quantity, t.entry_price, t.exit_price,
 	t.entry_date, t.entry_time, t.exit_date, t.exit_time, t.gross_pnl, t.net_pnl, t.total_commission,
-	t.status, t.status_override, t.asset_class, t.asset_class_set, t.point_value, t.created_at, t.updated_at`
+	t.status, t.status_override, t.asset_class, t.asset_class_set, t.point_value, t.created_at, t.updated_at,
+	t.star_rating, t.review_notes, t.stop_loss_levels, t.take_profit_levels, t.playbook_id, t.reviewed_at,
+	t.r_ratio, t.has_violations`
 
 func scanTrade(s interface{ Scan(...any) error }) (Trade, error) {
 	var t Trade
 	err := s.Scan(&t.ID, &t.AccountID, &t.Symbol, &t.root, &t.Side, &t.Quantity, &t.EntryPrice, &t.ExitPrice,
 		&t.EntryDate, &t.EntryTime, &t.ExitDate, &t.ExitTime, &t.GrossPnL, &t.NetPnL, &t.TotalCommission,
-		&t.Status, &t.statusOverride, &t.AssetClass, &t.assetClassSet, &t.PointValue, &t.CreatedAt, &t.UpdatedAt)
+		&t.Status, &t.statusOverride, &t.AssetClass, &t.assetClassSet, &t.PointValue, &t.CreatedAt, &t.UpdatedAt,
+		&t.review.starRating, &t.review.reviewNotes, &t.review.stops, &t.review.targets, &t.review.playbookID,
+		&t.review.reviewedAt, &t.review.rRatio, &t.review.hasViolations)
 	return t, err
 }
 
@@ -141,23 +157,29 @@ func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Tr
 	}
 	defer tx.Rollback()
 	now := db.now()
-	t := Trade{ID: db.NewID(), CreatedAt: now, UpdatedAt: now}
+	t := Trade{ID: db.NewID(), CreatedAt: now, UpdatedAt: now, review: tradeReview{stops: "[]", targets: "[]"}}
 	if err := db.applyTrade(ctx, tx, userID, &t, in); err != nil {
 		return Trade{}, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO trades (user_id, id, account_id, symbol, root, side, quantity,
 		entry_price, exit_price, entry_date, entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission,
-		status, status_override, asset_class, asset_class_set, point_value, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		status, status_override, asset_class, asset_class_set, point_value, created_at, updated_at,
+		star_rating, review_notes, stop_loss_levels, take_profit_levels, playbook_id, reviewed_at, r_ratio)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		userID, t.ID, t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
 		t.EntryDate, t.EntryTime, t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission,
-		t.Status, t.statusOverride, t.AssetClass, t.assetClassSet, t.PointValue, t.CreatedAt, t.UpdatedAt); err != nil {
+		t.Status, t.statusOverride, t.AssetClass, t.assetClassSet, t.PointValue, t.CreatedAt, t.UpdatedAt,
+		t.review.starRating, t.review.reviewNotes, t.review.stops, t.review.targets, t.review.playbookID,
+		t.review.reviewedAt, t.review.rRatio); err != nil {
 		return Trade{}, err
 	}
 	if err := insertExecutions(ctx, tx, t.ID, t.Executions); err != nil {
 		return Trade{}, err
 	}
 	if t.Tags, err = setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
+		return Trade{}, err
+	}
+	if err := db.saveReviewLinks(ctx, tx, userID, &t, in, dayKey{}); err != nil {
 		return Trade{}, err
 	}
 	return t, tx.Commit()
@@ -176,6 +198,7 @@ func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput)
 		return EnrichedTrade{}, err
 	}
 	t.UpdatedAt = db.now()
+	before := dayKey{t.AccountID, t.EntryDate}
 	if err := db.applyTrade(ctx, tx, userID, &t, in); err != nil {
 		return EnrichedTrade{}, err
 	}
@@ -183,6 +206,9 @@ func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput)
 		return EnrichedTrade{}, err
 	}
 	if _, err := setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
+		return EnrichedTrade{}, err
+	}
+	if err := db.saveReviewLinks(ctx, tx, userID, &t, in, before); err != nil {
 		return EnrichedTrade{}, err
 	}
 	e, err := enrichedTrade(ctx, tx, userID, id)
@@ -198,11 +224,13 @@ func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFill
 	if _, err := tx.ExecContext(ctx, `UPDATE trades SET account_id = ?, symbol = ?, root = ?, side = ?,
 		quantity = ?, entry_price = ?, exit_price = ?, entry_date = ?, entry_time = ?, exit_date = ?, exit_time = ?,
 		gross_pnl = ?, net_pnl = ?, total_commission = ?, status = ?, status_override = ?, asset_class = ?,
-		asset_class_set = ?, point_value = ?, updated_at = ?
+		asset_class_set = ?, point_value = ?, updated_at = ?, star_rating = ?, review_notes = ?, stop_loss_levels = ?,
+		take_profit_levels = ?, playbook_id = ?, reviewed_at = ?, r_ratio = ?
 		WHERE user_id = ? AND id = ?`,
 		t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice, t.EntryDate, t.EntryTime,
 		t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.statusOverride, t.AssetClass,
-		t.assetClassSet, t.PointValue, t.UpdatedAt, userID, t.ID); err != nil {
+		t.assetClassSet, t.PointValue, t.UpdatedAt, t.review.starRating, t.review.reviewNotes, t.review.stops,
+		t.review.targets, t.review.playbookID, t.review.reviewedAt, t.review.rRatio, userID, t.ID); err != nil {
 		return err
 	}
 	if replaceFills {
@@ -309,34 +337,53 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 		return EnrichedTrade{}, err
 	}
 	t.Tags = tags[id]
+	r := t.review
 	e := EnrichedTrade{
-		Trade:                              t,
-		CriteriaChecklist:                  []json.RawMessage{},
-		RiskManagementStrategyIDs:          []string{},
-		TradeGroupRiskManagementStrategies: []json.RawMessage{},
-		TradeRuleEvaluations:               []json.RawMessage{},
+		Trade:            t,
+		StarRating:       r.starRating,
+		ReviewNotes:      rawOr(sql.NullString{String: deref(r.reviewNotes), Valid: r.reviewNotes != nil}, "null"),
+		StopLossLevels:   rawOr(sql.NullString{String: r.stops, Valid: true}, "[]"),
+		TakeProfitLevels: rawOr(sql.NullString{String: r.targets, Valid: true}, "[]"),
+		RRatio:           r.rRatio,
+		PlaybookID:       r.playbookID,
+		ReviewedAt:       r.reviewedAt,
 	}
-	var reviewNotes, stops, targets sql.NullString
-	var playbookTitle sql.NullString
-	err = q.QueryRowContext(ctx, `SELECT t.star_rating, t.review_notes, t.stop_loss_levels, t.take_profit_levels,
-		t.r_ratio, t.playbook_id, p.title, t.reviewed_at, a.account_number, a.prop_firm, a.firms_logo
-		FROM trades t JOIN accounts a ON a.id = t.account_id LEFT JOIN playbooks p ON p.id = t.playbook_id
-		WHERE t.user_id = ? AND t.id = ?`, userID, id).Scan(&e.StarRating, &reviewNotes, &stops, &targets,
-		&e.RRatio, &e.PlaybookID, &playbookTitle, &e.ReviewedAt, &e.AccountNumber, &e.PropFirm, &e.FirmsLogo)
-	if err != nil {
-		return EnrichedTrade{}, err
-	}
-	e.ReviewNotes = rawOr(reviewNotes, "null")
-	e.StopLossLevels = rawOr(stops, "[]")
-	e.TakeProfitLevels = rawOr(targets, "[]")
 	if e.RRatio != nil {
 		basis := "planned"
 		e.RRatioBasis = &basis
 	}
+	var playbookTitle sql.NullString
+	err = q.QueryRowContext(ctx, `SELECT a.account_number, a.prop_firm, a.firms_logo, p.title
+		FROM trades t JOIN accounts a ON a.id = t.account_id LEFT JOIN playbooks p ON p.id = t.playbook_id
+		WHERE t.id = ?`, id).Scan(&e.AccountNumber, &e.PropFirm, &e.FirmsLogo, &playbookTitle)
+	if err != nil {
+		return EnrichedTrade{}, err
+	}
 	if e.PlaybookID != nil {
 		e.Playbooks = &PlaybookRef{ID: *e.PlaybookID, Title: playbookTitle.String}
 	}
+	if e.CriteriaChecklist, err = loadChecklist(ctx, q, id, e.PlaybookID); err != nil {
+		return EnrichedTrade{}, err
+	}
+	if e.TradeGroupRiskManagementStrategies, err = loadTradeStrategies(ctx, q, id); err != nil {
+		return EnrichedTrade{}, err
+	}
+	e.RiskManagementStrategyIDs = []string{}
+	for _, s := range e.TradeGroupRiskManagementStrategies {
+		e.RiskManagementStrategyIDs = append(e.RiskManagementStrategyIDs, s.StrategyID)
+	}
+	if e.TradeRuleEvaluations, err = loadEvaluations(ctx, q, id); err != nil {
+		return EnrichedTrade{}, err
+	}
 	return e, nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }
 
 func rawOr(s sql.NullString, fallback string) json.RawMessage {
@@ -355,11 +402,13 @@ func (db *DB) DeleteTrade(ctx context.Context, userID, id string) (Deleted, erro
 	}
 	defer tx.Rollback()
 	var fills, writeUps, tagLinks int
+	var day dayKey
 	err = tx.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM executions WHERE trade_id = t.id),
 		(SELECT count(*) FROM write_ups WHERE trade_id = t.id),
-		(SELECT count(*) FROM trade_tags WHERE trade_id = t.id)
-		FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id).Scan(&fills, &writeUps, &tagLinks)
+		(SELECT count(*) FROM trade_tags WHERE trade_id = t.id),
+		t.account_id, t.entry_date
+		FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id).Scan(&fills, &writeUps, &tagLinks, &day.accountID, &day.date)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Deleted{}, notFound("Trade")
 	}
@@ -367,6 +416,9 @@ func (db *DB) DeleteTrade(ctx context.Context, userID, id string) (Deleted, erro
 		return Deleted{}, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, id); err != nil {
+		return Deleted{}, err
+	}
+	if err := db.reevaluateDays(ctx, tx, userID, id, day); err != nil {
 		return Deleted{}, err
 	}
 	d := Deleted{ID: id, Warnings: []string{}}

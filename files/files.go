@@ -9,12 +9,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // Store keeps blobs at <dir>/sha256/<first two hex>/<hex sha256>, and the
 // temp files of uploads in flight at <dir>/tmp.
 type Store struct {
 	dir string
+	// mu orders the placing and removing of blobs with the commits of the
+	// rows that use them; see Exclusive.
+	mu sync.Mutex
 }
 
 // Open opens the store at dir, creating its folders.
@@ -26,6 +30,37 @@ func Open(dir string) (*Store, error) {
 	}
 	return &Store{dir: dir}, nil
 }
+
+// Exclusive runs fn while no other Exclusive call runs. A change that
+// places a blob and commits its row, or commits the removal of a row and
+// then removes the blob no row uses any more, runs in one call: otherwise
+// an upload of the same bytes could commit a row for the blob between the
+// other's commit and its removal, leaving a row without its file.
+func (s *Store) Exclusive(fn func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fn()
+}
+
+// RemoveTemp removes every temp file, leftovers of uploads that a crash or
+// a stop cut off, and reports how many there were. Call it only while no
+// upload is in flight (at start-up).
+func (s *Store) RemoveTemp() (int, error) {
+	entries, err := os.ReadDir(s.tmpDir())
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(s.tmpDir(), e.Name())); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+func (s *Store) tmpDir() string { return filepath.Join(s.dir, "tmp") }
 
 // SecretSize is the length of the URL-signing key.
 const SecretSize = 32

@@ -87,7 +87,15 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, p *
 		s.writeError(w, r, err)
 		return
 	}
-	d, err := s.db.DeleteAccount(r.Context(), p.UserID, id, cascade)
+	// The documents a cascade deletes may leave blobs unused; they go after
+	// the commit, in the same files.Exclusive call.
+	var d db.Deleted
+	err = s.files.Exclusive(func() (err error) {
+		if d, err = s.db.DeleteAccount(r.Context(), p.UserID, id, cascade); err == nil {
+			s.removeBlobs(r.Context(), d.Blobs...)
+		}
+		return err
+	})
 	if err != nil {
 		s.writeError(w, r, err)
 		return

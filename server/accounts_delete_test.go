@@ -11,8 +11,9 @@ import (
 	"tradejournal/db"
 )
 
-// insertDocument adds a document row with SQL, standing in for the
-// documents API, which is not built yet, and returns its id.
+// insertDocument adds a document row with SQL, without a file, and returns
+// its id: these tests count rows, and a missing blob is no error when it is
+// removed.
 func insertDocument(t *testing.T, raw *sql.DB, userID, accountID string) string {
 	t.Helper()
 	id := uuid.NewString()

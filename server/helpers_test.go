@@ -23,9 +23,10 @@ import (
 
 // testServer is the real handler around a real SQLite file.
 type testServer struct {
-	srv  *server.Server
-	db   *db.DB
-	path string // the SQLite file, for reading state back with plain SQL
+	srv   *server.Server
+	db    *db.DB
+	path  string // the SQLite file, for reading state back with plain SQL
+	files string // the file store's folder, for looking at blobs and temp files
 }
 
 // newTestServer opens a migrated database in t.TempDir and builds the
@@ -43,9 +44,13 @@ func newTestServer(t testing.TB) *testServer {
 	if err != nil {
 		t.Fatalf("files.Open: %v", err)
 	}
-	srv := server.New(server.Config{PublicURL: "http://journal.test"}, d, store, slog.New(slog.DiscardHandler))
-	return &testServer{srv: srv, db: d, path: path}
+	cfg := server.Config{PublicURL: "http://journal.test", Secret: []byte(testSecret)}
+	srv := server.New(cfg, d, store, slog.New(slog.DiscardHandler))
+	return &testServer{srv: srv, db: d, path: path, files: filepath.Join(dir, "files")}
 }
+
+// testSecret is the URL-signing key of test servers.
+const testSecret = "0123456789abcdef0123456789abcdef"
 
 // newUser adds a user with a write key and returns the user's id and key.
 func (ts *testServer) newUser(t testing.TB, name string) (userID, key string) {

@@ -31,18 +31,30 @@ type Config struct {
 	AuthFailures int
 	// Now is the clock of the rate limits; nil is time.Now.
 	Now func() time.Time
+	// MaxUploads is how many uploads may be in flight at once (default
+	// DefaultMaxUploads); one more waits up to UploadWait (default 2 s),
+	// then gets 503.
+	MaxUploads int
+	UploadWait time.Duration
+	// Secret is the data directory's key for signing document URLs
+	// (files.SecretSize random bytes); without one, New makes a random key.
+	Secret []byte
 }
 
 // Server serves the API. It is an http.Handler.
 type Server struct {
-	cfg    Config
-	db     *db.DB
-	files  *files.Store
-	log    *slog.Logger
-	mux    *http.ServeMux
-	usage  keyUsage
-	limits *limiters
+	cfg     Config
+	db      *db.DB
+	files   *files.Store
+	log     *slog.Logger
+	mux     *http.ServeMux
+	usage   keyUsage
+	limits  *limiters
+	uploads chan struct{} // a slot per upload in flight
 }
+
+// DefaultMaxUploads bounds the uploads in flight.
+const DefaultMaxUploads = 4
 
 // handlerFunc is an API handler; p is the authenticated caller.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, p *db.Principal)
@@ -60,8 +72,21 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.MaxUploads <= 0 {
+		cfg.MaxUploads = DefaultMaxUploads
+	}
+	if cfg.UploadWait <= 0 {
+		cfg.UploadWait = 2 * time.Second
+	}
+	if len(cfg.Secret) == 0 {
+		// Links then verify only while this process runs; never a
+		// guessable key.
+		cfg.Secret = make([]byte, files.SecretSize)
+		rand.Read(cfg.Secret)
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux(),
-		limits: newLimiters(cfg.RateLimit, cfg.AuthFailures)}
+		limits: newLimiters(cfg.RateLimit, cfg.AuthFailures), uploads: make(chan struct{}, cfg.MaxUploads)}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.wrap(rt))
 	}
@@ -105,6 +130,15 @@ func (s *Server) routes() []route {
 		{"PUT /api/v1/strategies/{id}", "playbooks:write", false, s.handleStrategyUpdate},
 		{"DELETE /api/v1/strategies/{id}", "playbooks:write", false, s.handleStrategyDelete},
 
+		{"GET /api/v1/documents", "documents:read", true, s.handleDocumentList},
+		{"GET /api/v1/documents/{id}", "documents:read", true, s.handleDocumentGet},
+		{"POST /api/v1/documents", "documents:write", true, s.handleDocumentUpload},
+		{"PUT /api/v1/documents/{id}", "documents:write", true, s.handleDocumentUpdate},
+		{"DELETE /api/v1/documents/{id}", "documents:write", true, s.handleDocumentDelete},
+
+		// The signed link is the authorization: no API key (scope "").
+		{"GET /api/v1/files/{id}/{name}", "", false, s.handleFileDownload},
+
 		{"GET /api/v1/write-ups", "content:read", false, writeUps.list},
 		{"GET /api/v1/write-ups/{id}", "content:read", false, writeUps.get},
 		{"POST /api/v1/write-ups", "content:write", false, writeUps.create},
@@ -131,11 +165,17 @@ func (s *Server) routes() []route {
 	}
 }
 
-// wrap authenticates a request for its route before the handler runs.
+// wrap authenticates a request for its route before the handler runs. A
+// route without a scope is public: its handler gets no principal and does
+// its own checking.
 func (s *Server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rt.nested {
 			r = r.WithContext(context.WithValue(r.Context(), ctxNested, true))
+		}
+		if rt.scope == "" {
+			rt.handler(w, r, nil)
+			return
 		}
 		addr, now := clientAddr(r), s.cfg.Now()
 		if blocked, wait := s.limits.clientBlocked(addr, now); blocked {

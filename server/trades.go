@@ -13,7 +13,10 @@ import (
 // wrong type names the fill: "executions[2].price".
 type tradeRequest struct {
 	db.TradeInput
-	Executions db.Optional[[]json.RawMessage] `json:"executions"`
+	Executions        db.Optional[[]json.RawMessage] `json:"executions"`
+	StopLossLevels    db.Optional[[]json.RawMessage] `json:"stop_loss_levels"`
+	TakeProfitLevels  db.Optional[[]json.RawMessage] `json:"take_profit_levels"`
+	CriteriaChecklist db.Optional[[]json.RawMessage] `json:"criteria_checklist"`
 }
 
 // maxExecutions bounds the fills of one trade.
@@ -127,7 +130,11 @@ func decodeTrade(w http.ResponseWriter, r *http.Request, create bool) (db.TradeI
 	if create {
 		in.Status = db.Optional[string]{}
 	}
+	in.StopLossLevels = decodeLevels(f, "stop_loss_levels", req.StopLossLevels)
+	in.TakeProfitLevels = decodeLevels(f, "take_profit_levels", req.TakeProfitLevels)
+	in.CriteriaChecklist = decodeChecklist(f, req.CriteriaChecklist)
 	validateTrade(f, &in, create)
+	validateReview(f, &in)
 	return in, f.err()
 }
 

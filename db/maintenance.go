@@ -1,0 +1,70 @@
+package db
+
+import (
+	"context"
+	"fmt"
+)
+
+// BlobRefs counts the documents using each stored blob, by hash.
+func (db *DB) BlobRefs(ctx context.Context) (map[string]int, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT blob_hash, count(*) FROM documents GROUP BY blob_hash`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	refs := make(map[string]int)
+	for rows.Next() {
+		var hash string
+		var n int
+		if err := rows.Scan(&hash, &n); err != nil {
+			return nil, err
+		}
+		refs[hash] = n
+	}
+	return refs, rows.Err()
+}
+
+// IntegrityCheck runs SQLite's integrity_check and foreign_key_check and
+// returns what they found, nothing when the database is sound.
+func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
+	var problems []string
+	rows, err := db.read.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if line != "ok" {
+			problems = append(problems, "integrity_check: "+line)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = db.read.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var table, parent string
+		var rowid, fk any
+		if err := rows.Scan(&table, &rowid, &parent, &fk); err != nil {
+			return nil, err
+		}
+		problems = append(problems, fmt.Sprintf("foreign_key_check: %s row %v points at a missing %s", table, rowid, parent))
+	}
+	return problems, rows.Err()
+}
+
+// VacuumInto writes a consistent, compacted copy of the database to path,
+// which must not exist, while other connections go on reading and writing.
+func (db *DB) VacuumInto(ctx context.Context, path string) error {
+	_, err := db.write.ExecContext(ctx, `VACUUM INTO ?`, path)
+	return err
+}

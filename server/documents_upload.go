@@ -1,0 +1,316 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"tradejournal/db"
+	"tradejournal/files"
+)
+
+// Upload limits.
+const (
+	maxUpload       = 25 << 20 // SPEC's 25MB: 26,214,400 bytes
+	maxFormField    = 4 << 10  // each text field of the form
+	maxUploadBody   = maxUpload + 1<<20
+	maxFileName     = 255 // bytes
+	maxDocumentName = 200 // characters
+)
+
+// uploadExtensions are the allowed types of upload, with the extension a
+// file without a usable name gets.
+var uploadExtensions = map[string]string{
+	"image/jpeg": ".jpg", "image/png": ".png", "image/webp": ".webp", "application/pdf": ".pdf",
+}
+
+var uploadTypes = slices.Sorted(maps.Keys(uploadExtensions))
+
+// uploadFields are the form's text fields; other parts are ignored.
+var uploadFields = []string{"document_name", "category", "account_number", "replace", "document_id"}
+
+// uploadSlot waits briefly for one of the server's upload slots: each
+// upload in flight holds a temp file and a connection for as long as the
+// client takes, so their number is bounded.
+func (s *Server) uploadSlot(r *http.Request) (release func(), err error) {
+	t := time.NewTimer(s.cfg.UploadWait)
+	defer t.Stop()
+	select {
+	case s.uploads <- struct{}{}:
+		return func() { <-s.uploads }, nil
+	case <-t.C:
+		return nil, errUnavailable(nil)
+	case <-r.Context().Done():
+		return nil, r.Context().Err()
+	}
+}
+
+// errUnavailable is the 503 of a busy server, with Retry-After when w is
+// given.
+func errUnavailable(w http.ResponseWriter) error {
+	if w != nil {
+		w.Header().Set("Retry-After", "5")
+	}
+	return &apiError{status: http.StatusServiceUnavailable, code: "UNAVAILABLE",
+		message: "Too many uploads in progress; retry after 5 seconds"}
+}
+
+var errUploadTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code: "PAYLOAD_TOO_LARGE",
+	message: "Request body exceeds the limit of 26 MiB"}
+
+// handleDocumentUpload stores an uploaded file as a new document, or as the
+// new file of one (replace=true). The file streams to a temp file; only an
+// accepted upload's blob is placed, inside the row's transaction.
+func (s *Server) handleDocumentUpload(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	release, err := s.uploadSlot(r)
+	if err != nil {
+		s.writeError(w, r, errUnavailable(w))
+		return
+	}
+	defer release()
+	d := newDeadlines(w, true, true)
+	r.Body = &extendingReader{r.Body, d}
+	form, err := s.readUploadForm(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer form.file.Discard()
+	in, replaceID, err := validateUpload(form)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var doc db.Document
+	status := http.StatusCreated
+	err = s.files.Exclusive(func() (err error) {
+		if replaceID == "" {
+			doc, err = s.db.CreateDocument(r.Context(), p.UserID, in, form.file.Place)
+			return err
+		}
+		status = http.StatusOK
+		var unused string
+		if doc, unused, err = s.db.ReplaceDocument(r.Context(), p.UserID, replaceID, in, form.file.Place); err == nil && unused != "" {
+			s.removeBlobs(r.Context(), unused)
+		}
+		return err
+	})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, status, dataBody[document]{s.presentDocument(doc)})
+}
+
+// uploadForm is an upload's form as read: its text fields by name, and
+// the received file.
+type uploadForm struct {
+	fields   map[string]string
+	file     *files.Temp
+	fileName string // as the client gave it
+}
+
+// readUploadForm reads the multipart body part by part, in whatever order
+// the parts come: text fields into memory (4 KiB each at most), the file
+// into the store's tmp folder. On an error, no temp file is left.
+func (s *Server) readUploadForm(w http.ResponseWriter, r *http.Request) (*uploadForm, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, invalid("body", "body must be multipart/form-data")
+	}
+	form := &uploadForm{fields: map[string]string{}}
+	if err := form.read(mr, s.files); err != nil {
+		if form.file != nil {
+			form.file.Discard()
+		}
+		return nil, err
+	}
+	return form, nil
+}
+
+// read reads the parts into form.
+func (form *uploadForm) read(mr *multipart.Reader, store *files.Store) error {
+	f := fieldErrors{}
+	seenFile := false
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return bodyReadError(err)
+		}
+		name := part.FormName()
+		switch {
+		case name == "file":
+			if seenFile {
+				f.add("file", "send one file per upload")
+				continue
+			}
+			seenFile = true
+			form.fileName = partFileName(part)
+			body := &errRecorder{r: part}
+			form.file, err = store.Receive(body, maxUpload, uploadTypes)
+			var wrongType *files.TypeError
+			switch {
+			case body.err != nil:
+				return bodyReadError(body.err)
+			case errors.Is(err, files.ErrTooLarge):
+				return invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
+			case errors.Is(err, files.ErrEmpty):
+				f.add("file", "file is empty")
+			case errors.As(err, &wrongType):
+				f.add("file", "file must be a JPEG, PNG, WebP or PDF; its content is "+wrongType.Detected)
+			case err != nil:
+				return err
+			}
+		case slices.Contains(uploadFields, name):
+			if _, dup := form.fields[name]; dup {
+				f.add(name, name+" is given more than once")
+			}
+			b, err := io.ReadAll(io.LimitReader(part, maxFormField+1))
+			if err != nil {
+				return bodyReadError(err)
+			}
+			switch {
+			case len(b) > maxFormField:
+				f.add(name, fmt.Sprintf("%s must be at most %d bytes", name, maxFormField))
+			case !utf8.Valid(b):
+				f.add(name, name+" must be UTF-8 text")
+			default:
+				form.fields[name] = strings.TrimSpace(string(b))
+			}
+		}
+	}
+	if !seenFile {
+		f.add("file", "file is required")
+	}
+	return f.err()
+}
+
+// bodyReadError is the answer to a body that could not be read: too large,
+// or not well-formed multipart (or cut off).
+func bodyReadError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return errUploadTooLarge
+	}
+	return invalid("body", "body is not well-formed multipart/form-data, or ended early")
+}
+
+// errRecorder remembers the first error of reading r other than EOF, to
+// tell a client's broken body from a failure of the server's own disk.
+type errRecorder struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errRecorder) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// validateUpload checks the form's fields. A new document needs
+// document_name, category and account_number; a replace needs document_id,
+// and keeps the document's own metadata where the form leaves a field out.
+func validateUpload(form *uploadForm) (db.DocumentUpload, string, error) {
+	f := fieldErrors{}
+	fields := form.fields
+	replace := false
+	if v, ok := fields["replace"]; ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			f.add("replace", "replace must be true or false")
+		}
+		replace = b
+	}
+	replaceID := strings.ToLower(fields["document_id"])
+	switch {
+	case replace && replaceID == "":
+		f.add("document_id", "document_id is required when replace is true")
+	case !replace && replaceID != "":
+		f.add("document_id", "document_id is only used with replace=true")
+	case replaceID != "" && !isUUID(replaceID):
+		f.add("document_id", "document_id must be a UUID")
+	}
+	for _, name := range []string{"document_name", "category", "account_number"} {
+		if fields[name] == "" && !replace {
+			f.add(name, name+" is required")
+		}
+	}
+	in := db.DocumentUpload{
+		AccountNumber: fields["account_number"],
+		DocumentName:  fields["document_name"],
+		Category:      fields["category"],
+	}
+	f.text("document_name", db.Some(in.DocumentName), maxDocumentName)
+	f.text("account_number", db.Some(in.AccountNumber), 128)
+	if in.Category != "" {
+		f.oneOf("category", db.Some(in.Category), db.DocumentCategories)
+	}
+	if err := f.err(); err != nil {
+		return db.DocumentUpload{}, "", err
+	}
+	t := form.file
+	in.FileName = cleanFileName(form.fileName, uploadExtensions[t.MIME])
+	in.FileSize, in.MIMEType, in.BlobHash = t.Size, t.MIME, t.Hash
+	return in, replaceID, nil
+}
+
+// partFileName is the file name a part's Content-Disposition gives, with
+// filename* (RFC 2231) decoded; unlike Part.FileName it keeps the client's
+// path, which cleanFileName strips whatever its separators.
+func partFileName(part *multipart.Part) string {
+	_, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+	if err != nil {
+		return ""
+	}
+	return params["filename"]
+}
+
+// cleanFileName makes a client's file name safe to store and serve: its
+// base name (after the last / or \), without control or format characters
+// (which could hide the real extension), at most 255 bytes with the
+// extension kept. A name with nothing left becomes "document" + ext.
+func cleanFileName(name, ext string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.Map(func(r rune) rune {
+		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(name, ""))
+	name = strings.TrimSpace(name)
+	if strings.Trim(name, ".") == "" {
+		return "document" + ext
+	}
+	if len(name) <= maxFileName {
+		return name
+	}
+	keep := path.Ext(name)
+	if len(keep) > 32 {
+		keep = ""
+	}
+	stem := name[:maxFileName-len(keep)]
+	for !utf8.ValidString(stem) { // cut inside a character: drop its start
+		stem = stem[:len(stem)-1]
+	}
+	return stem + keep
+}

@@ -1,0 +1,130 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"tradejournal/db"
+)
+
+// maxReviewNotes bounds a trade's rich-text notes.
+const maxReviewNotes = 256 << 10
+
+// levelRequest is one stop-loss or take-profit level in a body.
+type levelRequest struct {
+	Price    db.Optional[float64] `json:"price"`
+	Quantity db.Optional[float64] `json:"quantity"`
+}
+
+// checkRequest is one criteria checklist answer in a body.
+type checkRequest struct {
+	CriterionID db.Optional[string] `json:"criterion_id"`
+	Checked     db.Optional[bool]   `json:"checked"`
+}
+
+// decodeLevels reads stop-loss or take-profit levels element by element;
+// null clears them like [].
+func decodeLevels(f fieldErrors, field string, raw db.Optional[[]json.RawMessage]) db.Optional[[]db.Level] {
+	out := db.Optional[[]db.Level]{Set: raw.Set, Value: []db.Level{}}
+	if len(raw.Value) > 20 {
+		f.add(field, field+" may hold at most 20 levels")
+	}
+	for i, r := range raw.Value {
+		path := fmt.Sprintf("%s[%d]", field, i)
+		var l levelRequest
+		if err := decodeElement(r, &l, path); err != nil {
+			f.merge(err)
+			continue
+		}
+		if !l.Price.Set || l.Price.Null {
+			f.add(path+".price", path+".price must be a positive number")
+		}
+		f.amount(path+".price", l.Price)
+		f.amount(path+".quantity", l.Quantity)
+		out.Value = append(out.Value, db.Level{Price: l.Price.Value, Quantity: l.Quantity.Ptr()})
+	}
+	return out
+}
+
+// decodeChecklist reads criteria checklist answers element by element.
+func decodeChecklist(f fieldErrors, raw db.Optional[[]json.RawMessage]) db.Optional[[]db.CriterionCheck] {
+	out := db.Optional[[]db.CriterionCheck]{Set: raw.Set, Value: []db.CriterionCheck{}}
+	for i, r := range raw.Value {
+		path := fmt.Sprintf("criteria_checklist[%d]", i)
+		var c checkRequest
+		if err := decodeElement(r, &c, path); err != nil {
+			f.merge(err)
+			continue
+		}
+		id := bodyUUID(f, path+".criterion_id", c.CriterionID, true)
+		if !c.Checked.Set || c.Checked.Null {
+			f.add(path+".checked", path+".checked must be true or false")
+		}
+		out.Value = append(out.Value, db.CriterionCheck{CriterionID: id, Checked: c.Checked.Value})
+	}
+	return out
+}
+
+// validateReview checks the review fields of a trade body.
+func validateReview(f fieldErrors, in *db.TradeInput) {
+	if v := in.StarRating; v.Set && !v.Null && (v.Value < 1 || v.Value > 5) {
+		f.add("star_rating", "star_rating must be an integer from 1 to 5")
+	}
+	if v := in.ReviewNotes; v.Set && !v.Null {
+		var compact bytes.Buffer
+		switch {
+		case len(v.Value) > maxReviewNotes:
+			f.add("review_notes", fmt.Sprintf("review_notes must be at most %d KiB", maxReviewNotes>>10))
+		case json.Compact(&compact, v.Value) != nil:
+			f.add("review_notes", "review_notes must be a JSON document")
+		default:
+			if msg := checkRichText(v.Value); msg != "" {
+				f.add("review_notes", msg)
+			}
+			in.ReviewNotes.Value = compact.Bytes()
+		}
+	}
+	if in.PlaybookID.Set && !in.PlaybookID.Null {
+		in.PlaybookID.Value = bodyUUID(f, "playbook_id", in.PlaybookID, true)
+	}
+	if in.Reviewed.Null {
+		in.Reviewed = db.Some(false) // null clears reviewed_at, like false
+	}
+	f.uuids("risk_management_strategy_ids", in.RiskManagementStrategyIDs)
+	lowerIDs(&in.RiskManagementStrategyIDs)
+}
+
+// checkRichText checks a rich-text document: {"type": "doc", "content":
+// [...]}, whose nodes are objects with a string "type" and, optionally,
+// their own "content" array. It returns what is wrong, or "".
+func checkRichText(raw json.RawMessage) string {
+	var doc struct {
+		Type    *string           `json:"type"`
+		Content []json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil || doc.Type == nil || *doc.Type != "doc" || doc.Content == nil {
+		return `review_notes must be a rich-text document {"type": "doc", "content": [...]}`
+	}
+	return checkNodes(doc.Content, "review_notes.content", 0)
+}
+
+func checkNodes(nodes []json.RawMessage, path string, depth int) string {
+	if depth > 64 {
+		return path + " is nested too deeply"
+	}
+	for i, raw := range nodes {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		var n struct {
+			Type    *string           `json:"type"`
+			Content []json.RawMessage `json:"content"`
+		}
+		if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &n) != nil || n.Type == nil || *n.Type == "" {
+			return at + ` must be a node: an object with a string "type"`
+		}
+		if msg := checkNodes(n.Content, at+".content", depth+1); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}

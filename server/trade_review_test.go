@@ -1,0 +1,201 @@
+package server_test
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"tradejournal/db"
+)
+
+// get reads a trade, enriched.
+func (e *tradeEnv) get(t *testing.T, id string) db.EnrichedTrade {
+	t.Helper()
+	status, b := e.do(t, "GET", "/api/v1/trades/"+id, e.key, "")
+	if status != http.StatusOK {
+		t.Fatalf("GET trade %s: %d %s", id, status, b)
+	}
+	return decode[struct{ Data db.EnrichedTrade }](t, b).Data
+}
+
+// put updates a trade and fails unless it is a 200.
+func (e *tradeEnv) put(t *testing.T, id, body string) db.EnrichedTrade {
+	t.Helper()
+	status, b := e.do(t, "PUT", "/api/v1/trades/"+id, e.key, body)
+	if status != http.StatusOK {
+		t.Fatalf("PUT trade %s: %d %s", body, status, b)
+	}
+	return decode[struct{ Data db.EnrichedTrade }](t, b).Data
+}
+
+func TestTradeReviewRoundTrip(t *testing.T) {
+	e := newTradeEnv(t)
+	pb := e.createPlaybook(t, e.key, `{"title": "ORB", "entry_criteria": ["Range set", "Volume up"], "exit_criteria": ["Target hit"]}`)
+	strat := e.createStrategy(t, e.key, `{"title": "Risk", "strategy_rules": [{"description": "One lot", "check": {"kind": "max_quantity", "value": 1}}]}`)
+	notes := `{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"Waited for the retest."}]}]}`
+	e.pinClock(t0)
+	tr, _ := e.create(t, e.tradeBody("ES", "long", fmt.Sprintf(`"entry_price": 100, "quantity": 1, "exit_price": 110,
+		"star_rating": 4, "review_notes": %s, "stop_loss_levels": [{"price": 95}], "take_profit_levels": [{"price": 110, "quantity": 1}],
+		"playbook_id": %q, "criteria_checklist": [{"criterion_id": %q, "checked": true}], "reviewed": true,
+		"risk_management_strategy_ids": [%q]`, notes, pb.ID, pb.EntryCriteria[1].ID, strat.ID)))
+	got := e.get(t, tr.ID)
+	if *got.StarRating != 4 || string(got.ReviewNotes) != notes || string(got.StopLossLevels) != `[{"price":95}]` ||
+		string(got.TakeProfitLevels) != `[{"price":110,"quantity":1}]` || *got.ReviewedAt != t0Text {
+		t.Errorf("review fields: rating %v notes %s stops %s targets %s reviewed_at %v",
+			got.StarRating, got.ReviewNotes, got.StopLossLevels, got.TakeProfitLevels, got.ReviewedAt)
+	}
+	if *got.RRatio != 2 || *got.RRatioBasis != "planned" {
+		t.Errorf("r_ratio %v basis %v, want 2 planned", *got.RRatio, *got.RRatioBasis)
+	}
+	if got.Playbooks == nil || got.Playbooks.ID != pb.ID || got.Playbooks.Title != "ORB" || *got.PlaybookID != pb.ID {
+		t.Errorf("playbooks = %+v", got.Playbooks)
+	}
+	wantChecklist := []db.ChecklistItem{
+		{CriterionID: pb.EntryCriteria[0].ID, Description: "Range set", Type: "entry"},
+		{CriterionID: pb.EntryCriteria[1].ID, Description: "Volume up", Type: "entry", Checked: true},
+		{CriterionID: pb.ExitCriteria[0].ID, Description: "Target hit", Type: "exit"},
+	}
+	if !slices.Equal(got.CriteriaChecklist, wantChecklist) {
+		t.Errorf("criteria_checklist = %+v, want %+v", got.CriteriaChecklist, wantChecklist)
+	}
+	if !slices.Equal(got.RiskManagementStrategyIDs, []string{strat.ID}) || len(got.TradeGroupRiskManagementStrategies) != 1 ||
+		got.TradeGroupRiskManagementStrategies[0].Strategies.Title != "Risk" ||
+		len(got.TradeGroupRiskManagementStrategies[0].Strategies.StrategyRules) != 1 {
+		t.Errorf("strategies = %+v", got.TradeGroupRiskManagementStrategies)
+	}
+	if len(got.TradeRuleEvaluations) != 1 || got.TradeRuleEvaluations[0].Result != "pass" ||
+		got.TradeRuleEvaluations[0].Severity != nil || string(got.TradeRuleEvaluations[0].ViolationData) != "null" {
+		t.Errorf("evaluations = %+v", got.TradeRuleEvaluations)
+	}
+
+	// Clearing: null and false empty every field again.
+	got = e.put(t, tr.ID, `{"star_rating": null, "review_notes": null, "stop_loss_levels": null, "take_profit_levels": [],
+		"playbook_id": null, "reviewed": false, "risk_management_strategy_ids": []}`)
+	if got.StarRating != nil || string(got.ReviewNotes) != "null" || string(got.StopLossLevels) != "[]" ||
+		got.PlaybookID != nil || got.Playbooks != nil || got.ReviewedAt != nil || got.RRatio != nil || got.RRatioBasis != nil ||
+		len(got.CriteriaChecklist) != 0 || len(got.RiskManagementStrategyIDs) != 0 || len(got.TradeRuleEvaluations) != 0 {
+		t.Errorf("after clearing: %+v", got)
+	}
+	if n := count(t, e.sql(t), `SELECT count(*) FROM trade_criteria_checks`); n != 0 {
+		t.Errorf("%d checklist answers left after the playbook was cleared", n)
+	}
+}
+
+func TestTradeRRatio(t *testing.T) {
+	e := newTradeEnv(t)
+	tests := []struct {
+		name, side, extra string
+		want              *float64
+	}{
+		{"long 100 to 110, stop 95", "long", `"entry_price": 100, "quantity": 1, "exit_price": 110, "stop_loss_levels": [{"price": 95}]`, ptr(2.0)},
+		{"short 50 to 52, stop 51", "short", `"entry_price": 50, "quantity": 1, "exit_price": 52, "stop_loss_levels": [{"price": 51}]`, ptr(-2.0)},
+		{"first stop counts", "long", `"entry_price": 100, "quantity": 2, "exit_price": 104, "stop_loss_levels": [{"price": 98, "quantity": 1}, {"price": 90}]`, ptr(2.0)},
+		{"from fills", "long", fills(0, "buy 1@100", "buy 1@102", "sell 2@104.5") + `, "stop_loss_levels": [{"price": 99}]`, ptr(1.75)},
+		{"no stop", "long", `"entry_price": 100, "quantity": 1, "exit_price": 110`, nil},
+		{"no exit", "long", `"entry_price": 100, "quantity": 1, "stop_loss_levels": [{"price": 95}]`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, _ := e.create(t, e.tradeBody("AAPL", tt.side, tt.extra))
+			got := e.get(t, tr.ID)
+			if (got.RRatio == nil) != (tt.want == nil) || (tt.want != nil && *got.RRatio != *tt.want) {
+				t.Errorf("r_ratio = %v, want %v", deref(got.RRatio), deref(tt.want))
+			}
+			if (got.RRatioBasis == nil) != (tt.want == nil) {
+				t.Errorf("r_ratio_basis = %v with r_ratio %v", deref(got.RRatioBasis), deref(got.RRatio))
+			}
+		})
+	}
+}
+
+func TestTradeReviewValidation(t *testing.T) {
+	e := newTradeEnv(t)
+	pb := e.createPlaybook(t, e.key, `{"title": "A", "entry_criteria": ["x"]}`)
+	otherPB := e.createPlaybook(t, e.key, `{"title": "B", "entry_criteria": ["y"]}`)
+	_, bobKey := e.newUser(t, "bob")
+	bobPB := e.createPlaybook(t, bobKey, `{"title": "Bob's"}`)
+	bobStrat := e.createStrategy(t, bobKey, `{"title": "Bob's"}`)
+	base := `"entry_price": 100, "quantity": 1`
+	tests := []struct {
+		name, extra string
+		wantStatus  int
+		wantField   string
+	}{
+		{"rating 0", `"star_rating": 0`, 400, "star_rating"},
+		{"rating 6", `"star_rating": 6`, 400, "star_rating"},
+		{"rating 2.5", `"star_rating": 2.5`, 400, "star_rating"},
+		{"notes not a doc", `"review_notes": {"type": "paragraph", "content": []}`, 400, "review_notes"},
+		{"notes a string", `"review_notes": "text"`, 400, "review_notes"},
+		{"notes node without type", `"review_notes": {"type": "doc", "content": [{"text": "x"}]}`, 400, "review_notes"},
+		{"notes deep node not an object", `"review_notes": {"type": "doc", "content": [{"type": "p", "content": [5]}]}`, 400, "review_notes"},
+		{"notes too large", `"review_notes": {"type": "doc", "content": [{"type": "text", "text": "` + strings.Repeat("x", 300<<10) + `"}]}`, 400, "review_notes"},
+		{"stop price missing", `"stop_loss_levels": [{"quantity": 1}]`, 400, "stop_loss_levels[0].price"},
+		{"stop price negative", `"stop_loss_levels": [{"price": -1}]`, 400, "stop_loss_levels[0].price"},
+		{"stop on the wrong side", `"stop_loss_levels": [{"price": 99}, {"price": 101}]`, 400, "stop_loss_levels[1].price"},
+		{"target quantity zero", `"take_profit_levels": [{"price": 110, "quantity": 0}]`, 400, "take_profit_levels[0].quantity"},
+		{"target not an object", `"take_profit_levels": [110]`, 400, "take_profit_levels[0]"},
+		{"playbook malformed", `"playbook_id": "pb"`, 400, "playbook_id"},
+		{"playbook of another user", fmt.Sprintf(`"playbook_id": %q`, bobPB.ID), 404, "playbook_id"},
+		{"checklist without playbook", fmt.Sprintf(`"criteria_checklist": [{"criterion_id": %q, "checked": true}]`, pb.EntryCriteria[0].ID), 400, "criteria_checklist"},
+		{"checklist of another playbook", fmt.Sprintf(`"playbook_id": %q, "criteria_checklist": [{"criterion_id": %q, "checked": true}]`, pb.ID, otherPB.EntryCriteria[0].ID), 400, "criteria_checklist[0].criterion_id"},
+		{"checklist unknown criterion", fmt.Sprintf(`"playbook_id": %q, "criteria_checklist": [{"criterion_id": %q, "checked": true}]`, pb.ID, bobPB.ID), 404, "criteria_checklist[0].criterion_id"},
+		{"checklist checked missing", fmt.Sprintf(`"playbook_id": %q, "criteria_checklist": [{"criterion_id": %q}]`, pb.ID, pb.EntryCriteria[0].ID), 400, "criteria_checklist[0].checked"},
+		{"reviewed not a bool", `"reviewed": "yes"`, 400, "reviewed"},
+		{"strategy of another user", fmt.Sprintf(`"risk_management_strategy_ids": [%q]`, bobStrat.ID), 404, "risk_management_strategy_ids"},
+		{"strategy malformed", `"risk_management_strategy_ids": ["s"]`, 400, "risk_management_strategy_ids[0]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, b := e.do(t, "POST", "/api/v1/trades", e.key, e.tradeBody("AAPL", "long", base+", "+tt.extra))
+			if got := decode[errBody](t, b); status != tt.wantStatus || got.Details[tt.wantField] == "" {
+				t.Errorf("got %d %s, want %d naming %s", status, b, tt.wantStatus, tt.wantField)
+			}
+		})
+	}
+	if n := count(t, e.sql(t), `SELECT count(*) FROM trades`); n != 0 {
+		t.Errorf("%d trades stored by failed creates", n)
+	}
+}
+
+func TestTradeChecklistAfterCriteriaReplaced(t *testing.T) {
+	e := newTradeEnv(t)
+	pb := e.createPlaybook(t, e.key, `{"title": "A", "entry_criteria": ["old one", "old two"]}`)
+	tr, _ := e.create(t, e.tradeBody("AAPL", "long", fmt.Sprintf(`"entry_price": 1, "quantity": 1, "playbook_id": %q,
+		"criteria_checklist": [{"criterion_id": %q, "checked": true}]`, pb.ID, pb.EntryCriteria[0].ID)))
+	pb = e.putPlaybook(t, e.key, pb.ID, `{"entry_criteria": ["new one"]}`)
+	got := e.get(t, tr.ID).CriteriaChecklist
+	want := []db.ChecklistItem{{CriterionID: pb.EntryCriteria[0].ID, Description: "new one", Type: "entry"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("checklist = %+v, want %+v (the stale check dropped)", got, want)
+	}
+}
+
+func TestTradeReviewFilters(t *testing.T) {
+	e := newTradeEnv(t)
+	strat := e.createStrategy(t, e.key, `{"title": "R", "strategy_rules": [{"check": {"kind": "max_quantity", "value": 1}}]}`)
+	reviewed, _ := e.create(t, e.tradeBody("AAPL", "long", `"entry_price": 1, "quantity": 1, "reviewed": true, "star_rating": 5`))
+	rated, _ := e.create(t, e.tradeBody("AAPL", "long", `"entry_price": 1, "quantity": 1, "star_rating": 3`))
+	violating, _ := e.create(t, e.tradeBody("AAPL", "long", fmt.Sprintf(`"entry_price": 1, "quantity": 2, "risk_management_strategy_ids": [%q]`, strat.ID)))
+	for query, want := range map[string][]string{
+		"reviewed=true":        {reviewed.ID},
+		"min_rating=4":         {reviewed.ID},
+		"min_rating=3":         {rated.ID, reviewed.ID},
+		"has_violations=true":  {violating.ID},
+		"has_violations=false": {rated.ID, reviewed.ID},
+	} {
+		got, _ := e.list(t, query)
+		gotIDs := ids(got)
+		slices.Sort(gotIDs)
+		slices.Sort(want)
+		if !slices.Equal(gotIDs, want) {
+			t.Errorf("?%s: got %v, want %v", query, gotIDs, want)
+		}
+	}
+	// Fixing the trade clears the violation.
+	e.put(t, violating.ID, `{"quantity": 1}`)
+	if got, _ := e.list(t, "has_violations=true"); len(got) != 0 {
+		t.Errorf("has_violations=true after the fix: %v", ids(got))
+	}
+}
