@@ -50,14 +50,14 @@ func (c Content[T, In]) where(userID string, f ContentFilter) (string, []any, er
 		// created_at is UTC text of one width, so a local day's bounds
 		// compare as text, on the list index.
 		if f.StartDate != "" {
-			start, err := localDayStart(f.StartDate, loc, 0, "start_date")
+			start, err := dayStart(f.StartDate, loc, 0)
 			if err != nil {
 				return "", nil, err
 			}
 			add("created_at >= ?", start)
 		}
 		if f.EndDate != "" {
-			end, err := localDayStart(f.EndDate, loc, 1, "end_date")
+			end, err := dayStart(f.EndDate, loc, 1)
 			if err != nil {
 				return "", nil, err
 			}
@@ -65,16 +65,6 @@ func (c Content[T, In]) where(userID string, f ContentFilter) (string, []any, er
 		}
 	}
 	return strings.Join(conds, " AND "), args, nil
-}
-
-// localDayStart is the stored form of the first instant of the day date
-// plus days, in loc.
-func localDayStart(date string, loc *time.Location, days int, field string) (string, error) {
-	d, err := time.ParseInLocation(DateLayout, date, loc)
-	if err != nil {
-		return "", &InvalidError{Field: field, Message: field + " must be a date YYYY-MM-DD"}
-	}
-	return d.AddDate(0, 0, days).UTC().Format(TimeFormat), nil
 }
 
 // List reads a page of the user's records matching f, newest first (by
