@@ -131,7 +131,7 @@ func TestIsolationEveryRoute(t *testing.T) {
 			notFound("DELETE", "/api/v1/tags?type=tag_group&id="+a.group, "")},
 
 		// Instruments are per user: bob's own override never touches alice's.
-		"GET /api/v1/instruments":           {hidden("/api/v1/instruments", "FDAX")},
+		"GET /api/v1/instruments": {hidden("/api/v1/instruments", "FDAX")},
 		"DELETE /api/v1/instruments/{root}": {func(t *testing.T) {
 			// Bob's delete removes his own override (if the PUT case ran) or
 			// none (404); alice's stays either way.
