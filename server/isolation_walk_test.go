@@ -1,0 +1,201 @@
+package server_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+)
+
+// aliceData is one of everything alice can own.
+type aliceData struct {
+	account, trade, group, tag, playbook, strategy, document, documentURL string
+}
+
+func seedAlice(t *testing.T, e *tradeEnv) aliceData {
+	t.Helper()
+	g := e.newGroup(t, e.key, "Setups")
+	tag := e.newTag(t, e.key, g.ID, "Breakout")
+	s := e.createStrategy(t, e.key, `{"title": "Risk", "strategy_rules": [{"check": {"kind": "max_quantity", "value": 5}}]}`)
+	pb := e.createPlaybook(t, e.key, fmt.Sprintf(`{"title": "ORB", "entry_criteria": ["x"], "strategy_ids": [%q]}`, s.ID))
+	tr, _ := e.create(t, e.tradeBody("ESZ5", "long", fmt.Sprintf(`"entry_price": 5000, "quantity": 1, "tag_ids": [%q],
+		"playbook_id": %q, "risk_management_strategy_ids": [%q]`, tag.ID, pb.ID, s.ID)))
+	if status, b := e.do(t, "PUT", "/api/v1/instruments/FDAX", e.key, `{"point_value": 25}`); status != 200 {
+		t.Fatalf("alice's instrument: %d %s", status, b)
+	}
+	pdf, err := os.ReadFile("../testdata/payout.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := e.mustUpload(t, e.key, form("APEX-1", filePart("payout.pdf", pdf)), http.StatusCreated)
+	return aliceData{e.accountID, tr.ID, g.ID, tag.ID, pb.ID, s.ID, doc.ID, doc.DocumentURL}
+}
+
+// snapshot reads everything alice has, as bytes, through her key.
+func (e *tradeEnv) snapshot(t *testing.T, a aliceData) string {
+	t.Helper()
+	var sb strings.Builder
+	for _, target := range []string{
+		"/api/v1/accounts", "/api/v1/accounts/" + a.account, "/api/v1/trades", "/api/v1/trades/" + a.trade,
+		"/api/v1/tags", "/api/v1/instruments", "/api/v1/playbooks", "/api/v1/playbooks/" + a.playbook,
+		"/api/v1/strategies", "/api/v1/strategies/" + a.strategy, "/api/v1/documents/" + a.document,
+	} {
+		status, b := e.do(t, "GET", target, e.key, "")
+		if status != 200 {
+			t.Fatalf("alice GET %s: %d %s", target, status, b)
+		}
+		// document_url is signed afresh on every read; the rest must not move.
+		fmt.Fprintf(&sb, "%s %s\n", target, stripSignedURLs(string(b)))
+	}
+	w := e.download(t, a.documentURL, nil)
+	fmt.Fprintf(&sb, "download %d %d bytes %q\n", w.Code, w.Body.Len(), w.Body.String())
+	return sb.String()
+}
+
+func stripSignedURLs(s string) string {
+	for {
+		i := strings.Index(s, `"document_url":"`)
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i+16:], `"`)
+		s = s[:i] + `"document_url"` + s[i+16+j+1:]
+	}
+}
+
+// TestIsolationEveryRoute walks the route table: for every route, bob
+// tries alice's records and gets a 404 (or, on lists, does not see them),
+// and afterwards alice's data is byte-identical. A route without a case
+// here fails the test, so a new route cannot be forgotten.
+func TestIsolationEveryRoute(t *testing.T) {
+	e := newTradeEnv(t)
+	a := seedAlice(t, e)
+	_, bob := e.newUser(t, "bob")
+	bobAcct := e.createAccount(t, bob, `{"account_number": "APEX-1"}`) // the same number is bob's to use
+	before := e.snapshot(t, a)
+
+	notFound := func(method, target, body string) func(t *testing.T) {
+		return func(t *testing.T) {
+			status, b := e.do(t, method, target, bob, body)
+			if status != http.StatusNotFound {
+				t.Errorf("bob %s %s %s: got %d %s, want 404", method, target, body, status, b)
+			}
+		}
+	}
+	hidden := func(target string, ids ...string) func(t *testing.T) {
+		return func(t *testing.T) {
+			status, b := e.do(t, "GET", target, bob, "")
+			if status != http.StatusOK {
+				t.Fatalf("bob GET %s: %d %s", target, status, b)
+			}
+			for _, id := range ids {
+				if strings.Contains(string(b), id) {
+					t.Errorf("bob GET %s shows alice's %s", target, id)
+				}
+			}
+		}
+	}
+	bobTrade := func(extra string) string {
+		return (&tradeEnv{accountID: bobAcct.ID}).tradeBody("ES", "long", `"entry_price": 1, "quantity": 1, `+extra)
+	}
+	all := []string{a.account, a.trade, a.group, a.tag, a.playbook, a.strategy, a.document}
+	cases := map[string][]func(t *testing.T){
+		"GET /api/v1/accounts":         {hidden("/api/v1/accounts", a.account)},
+		"GET /api/v1/accounts/{id}":    {notFound("GET", "/api/v1/accounts/"+a.account, "")},
+		"POST /api/v1/accounts":        {hidden("/api/v1/accounts", a.account)}, // bob's APEX-1 above did not conflict
+		"PUT /api/v1/accounts/{id}":    {notFound("PUT", "/api/v1/accounts/"+a.account, `{"name": "mine"}`)},
+		"DELETE /api/v1/accounts/{id}": {notFound("DELETE", "/api/v1/accounts/"+a.account+"?cascade=true", "")},
+
+		"GET /api/v1/trades":      {hidden("/api/v1/trades", all...), hidden("/api/v1/trades?tags="+a.tag, a.trade)},
+		"GET /api/v1/trades/{id}": {notFound("GET", "/api/v1/trades/"+a.trade, "")},
+		"POST /api/v1/trades": {
+			notFound("POST", "/api/v1/trades", e.tradeBody("ES", "long", `"entry_price": 1, "quantity": 1`)),
+			notFound("POST", "/api/v1/trades", bobTrade(fmt.Sprintf(`"tag_ids": [%q]`, a.tag))),
+			notFound("POST", "/api/v1/trades", bobTrade(fmt.Sprintf(`"playbook_id": %q`, a.playbook))),
+			notFound("POST", "/api/v1/trades", bobTrade(fmt.Sprintf(`"risk_management_strategy_ids": [%q]`, a.strategy))),
+		},
+		"PUT /api/v1/trades/{id}":    {notFound("PUT", "/api/v1/trades/"+a.trade, `{"exit_price": 1}`)},
+		"DELETE /api/v1/trades/{id}": {notFound("DELETE", "/api/v1/trades/"+a.trade, "")},
+
+		"GET /api/v1/tags": {hidden("/api/v1/tags", a.group, a.tag)},
+		"POST /api/v1/tags": {notFound("POST", "/api/v1/tags", fmt.Sprintf(`{"type": "tag", "tag_group_id": %q, "name": "x"}`, a.group)),
+			hidden("/api/v1/tags", a.group)},
+		"PUT /api/v1/tags": {
+			notFound("PUT", "/api/v1/tags", fmt.Sprintf(`{"type": "tag_group", "id": %q, "name": "x"}`, a.group)),
+			notFound("PUT", "/api/v1/tags", fmt.Sprintf(`{"type": "tag", "id": %q, "name": "x"}`, a.tag)),
+			notFound("PUT", "/api/v1/tags", fmt.Sprintf(`{"type": "bulk_tags", "tagGroupId": %q, "tags": [{"id": %q, "sort_order": 3}]}`, a.group, a.tag)),
+		},
+		"DELETE /api/v1/tags": {notFound("DELETE", "/api/v1/tags?type=tag&id="+a.tag, ""),
+			notFound("DELETE", "/api/v1/tags?type=tag_group&id="+a.group, "")},
+
+		// Instruments are per user: bob's own override never touches alice's.
+		"GET /api/v1/instruments": {hidden("/api/v1/instruments", "FDAX")},
+		"DELETE /api/v1/instruments/{root}": {func(t *testing.T) {
+			// Bob's delete removes his own override (if the PUT case ran) or
+			// none (404); alice's stays either way.
+			if status, b := e.do(t, "DELETE", "/api/v1/instruments/FDAX", bob, ""); status != 200 && status != 404 {
+				t.Errorf("bob DELETE FDAX: %d %s", status, b)
+			}
+			if _, b := e.do(t, "GET", "/api/v1/instruments", e.key, ""); !strings.Contains(string(b), `{"root":"FDAX","point_value":25,"asset_class":"futures","source":"user"}`) {
+				t.Errorf("alice lost her FDAX override")
+			}
+		}},
+		"PUT /api/v1/instruments/{root}": {func(t *testing.T) {
+			if status, b := e.do(t, "PUT", "/api/v1/instruments/FDAX", bob, `{"point_value": 1}`); status != 200 {
+				t.Errorf("bob's own FDAX: %d %s", status, b)
+			}
+		}},
+
+		"GET /api/v1/playbooks":         {hidden("/api/v1/playbooks", a.playbook)},
+		"GET /api/v1/playbooks/{id}":    {notFound("GET", "/api/v1/playbooks/"+a.playbook, "")},
+		"POST /api/v1/playbooks":        {notFound("POST", "/api/v1/playbooks", fmt.Sprintf(`{"title": "x", "strategy_ids": [%q]}`, a.strategy))},
+		"PUT /api/v1/playbooks/{id}":    {notFound("PUT", "/api/v1/playbooks/"+a.playbook, `{"title": "x"}`)},
+		"DELETE /api/v1/playbooks/{id}": {notFound("DELETE", "/api/v1/playbooks/"+a.playbook, "")},
+
+		"GET /api/v1/strategies":         {hidden("/api/v1/strategies", a.strategy)},
+		"GET /api/v1/strategies/{id}":    {notFound("GET", "/api/v1/strategies/"+a.strategy, "")},
+		"POST /api/v1/strategies":        {notFound("POST", "/api/v1/strategies", fmt.Sprintf(`{"title": "x", "tag_ids": [%q]}`, a.tag))},
+		"PUT /api/v1/strategies/{id}":    {notFound("PUT", "/api/v1/strategies/"+a.strategy, `{"title": "x"}`)},
+		"DELETE /api/v1/strategies/{id}": {notFound("DELETE", "/api/v1/strategies/"+a.strategy, "")},
+
+		"GET /api/v1/documents":         {hidden("/api/v1/documents", a.document), hidden("/api/v1/documents?search=payout", a.document)},
+		"GET /api/v1/documents/{id}":    {notFound("GET", "/api/v1/documents/"+a.document, "")},
+		"PUT /api/v1/documents/{id}":    {notFound("PUT", "/api/v1/documents/"+a.document, `{"document_name": "x"}`)},
+		"DELETE /api/v1/documents/{id}": {notFound("DELETE", "/api/v1/documents/"+a.document, "")},
+		"POST /api/v1/documents": {func(t *testing.T) {
+			pdf, _ := os.ReadFile("../testdata/payout.pdf")
+			replace := append(form("APEX-1", filePart("x.pdf", pdf)), field("replace", "true"), field("document_id", a.document))
+			if w := e.upload(t, bob, replace); w.Code != http.StatusNotFound {
+				t.Errorf("bob replacing alice's document: got %d %s, want 404", w.Code, w.Body)
+			}
+		}},
+		// The signed link is the capability: bob cannot make one for alice's
+		// document from a link of his own.
+		"GET /api/v1/files/{id}/{name}": {func(t *testing.T) {
+			pdf, _ := os.ReadFile("../testdata/payout.pdf")
+			own := e.mustUpload(t, bob, form("APEX-1", filePart("mine.pdf", pdf)), http.StatusCreated)
+			u, _ := url.Parse(own.DocumentURL)
+			forged := strings.Replace(own.DocumentURL, own.ID, a.document, 1)
+			if w := e.download(t, forged, nil); w.Code != http.StatusForbidden {
+				t.Errorf("forged link %s (from %s): got %d, want 403", forged, u.Path, w.Code)
+			}
+		}},
+	}
+	for _, pattern := range e.srv.RoutePatterns() {
+		checks, ok := cases[pattern]
+		if !ok {
+			t.Errorf("route %s has no isolation case: add one", pattern)
+			continue
+		}
+		t.Run(pattern, func(t *testing.T) {
+			for _, check := range checks {
+				check(t)
+			}
+		})
+	}
+	if after := e.snapshot(t, a); after != before {
+		t.Errorf("alice's data changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
