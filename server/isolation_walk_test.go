@@ -12,6 +12,7 @@ import (
 // aliceData is one of everything alice can own.
 type aliceData struct {
 	account, trade, group, tag, playbook, strategy, document, documentURL string
+	writeUp, plan, chartBook, reportCard                                  string
 }
 
 func seedAlice(t *testing.T, e *tradeEnv) aliceData {
@@ -30,7 +31,14 @@ func seedAlice(t *testing.T, e *tradeEnv) aliceData {
 		t.Fatal(err)
 	}
 	doc := e.mustUpload(t, e.key, form("APEX-1", filePart("payout.pdf", pdf)), http.StatusCreated)
-	return aliceData{e.accountID, tr.ID, g.ID, tag.ID, pb.ID, s.ID, doc.ID, doc.DocumentURL}
+	a := aliceData{account: e.accountID, trade: tr.ID, group: g.ID, tag: tag.ID, playbook: pb.ID, strategy: s.ID,
+		document: doc.ID, documentURL: doc.DocumentURL}
+	tagged := fmt.Sprintf(`"tag_ids": [%q]`, tag.ID)
+	a.writeUp = e.post(t, e.key, "/api/v1/write-ups", fmt.Sprintf(`{"trade_id": %q, %s}`, tr.ID, tagged)).id()
+	a.plan = e.post(t, e.key, "/api/v1/trading-plans", fmt.Sprintf(`{"title": "P", "plan_date": "2026-02-05", "playbook_id": %q, %s}`, pb.ID, tagged)).id()
+	a.chartBook = e.post(t, e.key, "/api/v1/chart-books", fmt.Sprintf(`{"title": "B", "playbook_id": %q, "document_ids": [%q], %s}`, pb.ID, doc.ID, tagged)).id()
+	a.reportCard = e.post(t, e.key, "/api/v1/report-cards", fmt.Sprintf(`{"report_date": "2026-02-05", "account_id": %q, %s}`, e.accountID, tagged)).id()
+	return a
 }
 
 // snapshot reads everything alice has, as bytes, through her key.
@@ -41,6 +49,7 @@ func (e *tradeEnv) snapshot(t *testing.T, a aliceData) string {
 		"/api/v1/accounts", "/api/v1/accounts/" + a.account, "/api/v1/trades", "/api/v1/trades/" + a.trade,
 		"/api/v1/tags", "/api/v1/instruments", "/api/v1/playbooks", "/api/v1/playbooks/" + a.playbook,
 		"/api/v1/strategies", "/api/v1/strategies/" + a.strategy, "/api/v1/documents/" + a.document,
+		"/api/v1/write-ups", "/api/v1/trading-plans", "/api/v1/chart-books", "/api/v1/report-cards",
 	} {
 		status, b := e.do(t, "GET", target, e.key, "")
 		if status != 200 {
@@ -100,7 +109,8 @@ func TestIsolationEveryRoute(t *testing.T) {
 	bobTrade := func(extra string) string {
 		return (&tradeEnv{accountID: bobAcct.ID}).tradeBody("ES", "long", `"entry_price": 1, "quantity": 1, `+extra)
 	}
-	all := []string{a.account, a.trade, a.group, a.tag, a.playbook, a.strategy, a.document}
+	all := []string{a.account, a.trade, a.group, a.tag, a.playbook, a.strategy, a.document,
+		a.writeUp, a.plan, a.chartBook, a.reportCard}
 	cases := map[string][]func(t *testing.T){
 		"GET /api/v1/accounts":         {hidden("/api/v1/accounts", a.account)},
 		"GET /api/v1/accounts/{id}":    {notFound("GET", "/api/v1/accounts/"+a.account, "")},
@@ -171,6 +181,32 @@ func TestIsolationEveryRoute(t *testing.T) {
 				t.Errorf("bob replacing alice's document: got %d %s, want 404", w.Code, w.Body)
 			}
 		}},
+		"GET /api/v1/write-ups":         {hidden("/api/v1/write-ups", all...), hidden("/api/v1/write-ups?trade_id="+a.trade, a.writeUp)},
+		"GET /api/v1/write-ups/{id}":    {notFound("GET", "/api/v1/write-ups/"+a.writeUp, "")},
+		"POST /api/v1/write-ups":        {notFound("POST", "/api/v1/write-ups", fmt.Sprintf(`{"trade_id": %q}`, a.trade))},
+		"PUT /api/v1/write-ups/{id}":    {notFound("PUT", "/api/v1/write-ups/"+a.writeUp, `{"title": "x", "tag_ids": []}`)},
+		"DELETE /api/v1/write-ups/{id}": {notFound("DELETE", "/api/v1/write-ups/"+a.writeUp, "")},
+
+		"GET /api/v1/trading-plans":      {hidden("/api/v1/trading-plans", all...), hidden("/api/v1/trading-plans?playbook_id="+a.playbook, a.plan)},
+		"GET /api/v1/trading-plans/{id}": {notFound("GET", "/api/v1/trading-plans/"+a.plan, "")},
+		"POST /api/v1/trading-plans": {notFound("POST", "/api/v1/trading-plans", fmt.Sprintf(`{"title": "x", "playbook_id": %q}`, a.playbook)),
+			notFound("POST", "/api/v1/trading-plans", fmt.Sprintf(`{"title": "x", "tag_ids": [%q]}`, a.tag))},
+		"PUT /api/v1/trading-plans/{id}":    {notFound("PUT", "/api/v1/trading-plans/"+a.plan, `{"playbook_id": null}`)},
+		"DELETE /api/v1/trading-plans/{id}": {notFound("DELETE", "/api/v1/trading-plans/"+a.plan, "")},
+
+		"GET /api/v1/chart-books":      {hidden("/api/v1/chart-books", all...), hidden("/api/v1/chart-books?playbook_id="+a.playbook, a.chartBook)},
+		"GET /api/v1/chart-books/{id}": {notFound("GET", "/api/v1/chart-books/"+a.chartBook, "")},
+		"POST /api/v1/chart-books": {notFound("POST", "/api/v1/chart-books", fmt.Sprintf(`{"title": "x", "document_ids": [%q]}`, a.document)),
+			notFound("POST", "/api/v1/chart-books", fmt.Sprintf(`{"title": "x", "playbook_id": %q}`, a.playbook))},
+		"PUT /api/v1/chart-books/{id}":    {notFound("PUT", "/api/v1/chart-books/"+a.chartBook, `{"document_ids": []}`)},
+		"DELETE /api/v1/chart-books/{id}": {notFound("DELETE", "/api/v1/chart-books/"+a.chartBook, "")},
+
+		"GET /api/v1/report-cards":         {hidden("/api/v1/report-cards", all...), hidden("/api/v1/report-cards?account_id="+a.account, a.reportCard)},
+		"GET /api/v1/report-cards/{id}":    {notFound("GET", "/api/v1/report-cards/"+a.reportCard, "")},
+		"POST /api/v1/report-cards":        {notFound("POST", "/api/v1/report-cards", fmt.Sprintf(`{"report_date": "2026-02-05", "account_id": %q}`, a.account))},
+		"PUT /api/v1/report-cards/{id}":    {notFound("PUT", "/api/v1/report-cards/"+a.reportCard, `{"grade": 1}`)},
+		"DELETE /api/v1/report-cards/{id}": {notFound("DELETE", "/api/v1/report-cards/"+a.reportCard, "")},
+
 		// The signed link is the capability: bob cannot make one for alice's
 		// document from a link of his own.
 		"GET /api/v1/files/{id}/{name}": {func(t *testing.T) {
