@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"strings"
-	"time"
 )
 
 // ContentFilter narrows a list of write-ups, trading plans, chart books or
@@ -42,27 +41,12 @@ func (c Content[T, In]) where(userID string, f ContentFilter) (string, []any, er
 		if f.EndDate != "" {
 			add(col+" <= ?", f.EndDate)
 		}
-	} else if f.StartDate != "" || f.EndDate != "" {
-		loc, err := time.LoadLocation(f.Timezone)
+	} else {
+		days, dayArgs, err := createdOnDays("created_at", f.StartDate, f.EndDate, f.Timezone)
 		if err != nil {
 			return "", nil, err
 		}
-		// created_at is UTC text of one width, so a local day's bounds
-		// compare as text, on the list index.
-		if f.StartDate != "" {
-			start, err := dayStart(f.StartDate, loc, 0)
-			if err != nil {
-				return "", nil, err
-			}
-			add("created_at >= ?", start)
-		}
-		if f.EndDate != "" {
-			end, err := dayStart(f.EndDate, loc, 1)
-			if err != nil {
-				return "", nil, err
-			}
-			add("created_at < ?", end)
-		}
+		conds, args = append(conds, days...), append(args, dayArgs...)
 	}
 	return strings.Join(conds, " AND "), args, nil
 }

@@ -41,28 +41,11 @@ func (f DocumentFilter) where(userID string) (string, []any, error) {
 			(SELECT id FROM accounts WHERE user_id = ? AND account_number LIKE ? ESCAPE '\'))`,
 			pattern, userID, pattern)
 	}
-	if f.StartDate != "" || f.EndDate != "" {
-		loc, err := time.LoadLocation(f.Timezone)
-		if err != nil {
-			return "", nil, err
-		}
-		// created_at is UTC text of one width, so the day's bounds compare
-		// as text, on the list index.
-		if f.StartDate != "" {
-			start, err := dayStart(f.StartDate, loc, 0)
-			if err != nil {
-				return "", nil, err
-			}
-			add("d.created_at >= ?", start)
-		}
-		if f.EndDate != "" {
-			end, err := dayStart(f.EndDate, loc, 1)
-			if err != nil {
-				return "", nil, err
-			}
-			add("d.created_at < ?", end)
-		}
+	days, dayArgs, err := createdOnDays("d.created_at", f.StartDate, f.EndDate, f.Timezone)
+	if err != nil {
+		return "", nil, err
 	}
+	conds, args = append(conds, days...), append(args, dayArgs...)
 	return strings.Join(conds, " AND "), args, nil
 }
 
@@ -74,6 +57,37 @@ func dayStart(date string, loc *time.Location, days int) (string, error) {
 		return "", &InvalidError{Field: "date", Message: "date must be YYYY-MM-DD"}
 	}
 	return d.AddDate(0, 0, days).UTC().Format(TimeFormat), nil
+}
+
+// createdOnDays is the condition that column, a stored timestamp, falls on
+// the days start to end (YYYY-MM-DD, inclusive; "" leaves that end open) as
+// days in timezone: its conditions and their arguments. Stored timestamps
+// are UTC text of one width, so the bounds compare as text, on an index.
+func createdOnDays(column, start, end, timezone string) ([]string, []any, error) {
+	if start == "" && end == "" {
+		return nil, nil, nil
+	}
+	loc, err := time.LoadLocation(timezone)
+	if err != nil {
+		return nil, nil, err
+	}
+	var conds []string
+	var args []any
+	if start != "" {
+		from, err := dayStart(start, loc, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		conds, args = append(conds, column+" >= ?"), append(args, from)
+	}
+	if end != "" {
+		until, err := dayStart(end, loc, 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		conds, args = append(conds, column+" < ?"), append(args, until)
+	}
+	return conds, args, nil
 }
 
 // escapeLike makes s match itself in a LIKE pattern with ESCAPE '\'.
