@@ -329,7 +329,7 @@ func TestTradeDelete(t *testing.T) {
 	e := newTradeEnv(t)
 	tr, _ := e.create(t, e.tradeBody("ES", "long", fills(0, "buy 1@5000", "buy 1@5001", "sell 2@5002")))
 	raw := e.sql(t)
-	// Write-ups have no API yet; one stands in for them.
+	// A row stands in for a write-up; TestTradeDeleteCascadesWriteUps uses the API.
 	if _, err := raw.Exec(`INSERT INTO write_ups (id, user_id, trade_id, title, created_at, updated_at)
 		VALUES ('01a1fbe5-0000-7000-8000-000000000001', ?, ?, 'notes', 'x', 'x')`, e.userID, tr.ID); err != nil {
 		t.Fatal(err)
