@@ -63,7 +63,7 @@ func form(accountNumber string, file part) []part {
 
 // uploadRequest builds a POST /api/v1/documents whose multipart body is
 // written while the handler reads it, so a large file is never in memory.
-func uploadRequest(t *testing.T, key string, parts []part) *http.Request {
+func uploadRequest(t testing.TB, key string, parts []part) *http.Request {
 	t.Helper()
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
@@ -110,13 +110,13 @@ func writeParts(mw *multipart.Writer, parts []part) error {
 }
 
 // upload sends an upload and returns the response.
-func (ts *testServer) upload(t *testing.T, key string, parts []part) *httptest.ResponseRecorder {
+func (ts *testServer) upload(t testing.TB, key string, parts []part) *httptest.ResponseRecorder {
 	t.Helper()
 	return ts.send(uploadRequest(t, key, parts))
 }
 
 // mustUpload uploads and returns the document, failing unless the status is want.
-func (ts *testServer) mustUpload(t *testing.T, key string, parts []part, want int) docJSON {
+func (ts *testServer) mustUpload(t testing.TB, key string, parts []part, want int) docJSON {
 	t.Helper()
 	w := ts.upload(t, key, parts)
 	if w.Code != want {

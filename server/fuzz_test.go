@@ -1,8 +1,12 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,6 +17,18 @@ import (
 func FuzzJSONBodies(f *testing.F) {
 	e := newTradeEnv(f)
 	tr, _ := e.create(f, e.tradeBody("ES", "long", `"entry_price": 5000, "quantity": 1`))
+	pb := e.createPlaybook(f, e.key, `{"title": "P", "entry_criteria": ["x"]}`)
+	st := e.createStrategy(f, e.key, `{"title": "S"}`)
+	doc := e.mustUpload(f, e.key, form("APEX-1", filePart("p.pdf", samplePDF(f))), http.StatusCreated)
+	created := func(path, body string) string {
+		status, b := e.do(f, "POST", path, e.key, body)
+		if status != http.StatusCreated {
+			f.Fatalf("POST %s: %d %s", path, status, b)
+		}
+		var out struct{ Data struct{ ID string } }
+		json.Unmarshal(b, &out)
+		return path + "/" + out.Data.ID
+	}
 	targets := []struct{ method, path string }{
 		{"POST", "/api/v1/trades"},
 		{"PUT", "/api/v1/trades/" + tr.ID},
@@ -21,6 +37,19 @@ func FuzzJSONBodies(f *testing.F) {
 		{"POST", "/api/v1/tags"},
 		{"PUT", "/api/v1/tags"},
 		{"PUT", "/api/v1/instruments/FDAX"},
+		{"POST", "/api/v1/playbooks"},
+		{"PUT", "/api/v1/playbooks/" + pb.ID},
+		{"POST", "/api/v1/strategies"},
+		{"PUT", "/api/v1/strategies/" + st.ID},
+		{"PUT", "/api/v1/documents/" + doc.ID},
+		{"POST", "/api/v1/write-ups"},
+		{"PUT", created("/api/v1/write-ups", fmt.Sprintf(`{"trade_id": %q}`, tr.ID))},
+		{"POST", "/api/v1/trading-plans"},
+		{"PUT", created("/api/v1/trading-plans", `{"title": "T"}`)},
+		{"POST", "/api/v1/chart-books"},
+		{"PUT", created("/api/v1/chart-books", `{"title": "C"}`)},
+		{"POST", "/api/v1/report-cards"},
+		{"PUT", created("/api/v1/report-cards", `{"report_date": "2026-02-05"}`)},
 	}
 	for i := range targets {
 		f.Add(uint8(i), `{}`)
@@ -32,6 +61,11 @@ func FuzzJSONBodies(f *testing.F) {
 	f.Add(uint8(2), `{"account_number": "A", "starting_balance": -0, "tag_ids": ["x", 1]}`)
 	f.Add(uint8(4), `{"type": "bulk_tags", "tagGroupId": "01a1fbe5-0d64-76ed-86e9-d763a9f4f538", "tags": [{"id": 5}]}`)
 	f.Add(uint8(6), `{"point_value": 1e-300, "asset_class": "futures"}`)
+	f.Add(uint8(9), `{"title": "S", "strategy_rules": [{"check": {"kind": "trading_window", "start": "09:30:00", "end": "09:00:00"}}]}`)
+	f.Add(uint8(7), `{"title": "P", "entry_criteria": ["a", ""], "strategy_ids": [null]}`)
+	f.Add(uint8(11), `{"document_name": "", "category": "receipt"}`)
+	f.Add(uint8(16), `{"title": "C", "document_ids": ["x"]}`)
+	f.Add(uint8(1), `{"review_notes": {"type": "doc", "content": [{"type": "p", "content": [{"type": 1}]}]}, "stop_loss_levels": [{"price": 6000}]}`)
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
 		target := targets[int(which)%len(targets)]
 		w := e.request(t, target.method, target.path, e.key, body)
@@ -44,9 +78,56 @@ func FuzzJSONBodies(f *testing.F) {
 		if w.Code == http.StatusOK || w.Code == http.StatusCreated {
 			return
 		}
-		var e errBody
-		if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil || e.Code == "" {
+		// The standard body, or the documents' nested one.
+		var e struct {
+			Code  string          `json:"code"`
+			Error json.RawMessage `json:"error"`
+		}
+		var nested struct{ Code string }
+		if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil || e.Code == "" && (json.Unmarshal(e.Error, &nested) != nil || nested.Code == "") {
 			t.Fatalf("%s %s %q: error body without a code: %s", target.method, target.path, body, w.Body)
 		}
 	})
+}
+
+// FuzzUpload sends arbitrary multipart forms to the upload: whatever
+// arrives, the answer is a JSON 201, 400, 404 or 413, never a 500, and no
+// temp file is left behind.
+func FuzzUpload(f *testing.F) {
+	e := newTradeEnv(f)
+	pdf := samplePDF(f)
+	f.Add("document_name", "Payout", "category", "receipt", "payout.pdf", pdf, "APEX-1", false)
+	f.Add("document_name", "", "category", "bogus", "x.png", []byte("not a png"), "APEX-1", false)
+	f.Add("replace", "true", "document_id", "01a1fbe5-0d64-76ed-86e9-d763a9f4f538", "../../etc/passwd", pdf, "nope", true)
+	f.Add("file", "x", "file", "y", "", []byte{}, "", true)
+	f.Fuzz(func(t *testing.T, name1, value1, name2, value2, fileName string, content []byte, account string, fileFirst bool) {
+		parts := []part{field(name1, value1), field(name2, value2), field("account_number", account)}
+		file := part{name: "file", fileName: fileName, content: bytes.NewReader(content)}
+		if fileFirst {
+			parts = append([]part{file}, parts...)
+		} else {
+			parts = append(parts, file)
+		}
+		w := e.upload(t, e.key, parts)
+		switch w.Code {
+		case http.StatusCreated, http.StatusOK, http.StatusBadRequest, http.StatusNotFound, http.StatusRequestEntityTooLarge:
+		default:
+			t.Fatalf("upload %q=%q %q=%q file %q (%d bytes): got %d %s", name1, value1, name2, value2, fileName, len(content), w.Code, w.Body)
+		}
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("body is not JSON: %s", w.Body)
+		}
+		if left, _ := os.ReadDir(filepath.Join(e.files, "tmp")); len(left) != 0 {
+			t.Fatalf("%d temp files left after a %d", len(left), w.Code)
+		}
+	})
+}
+
+func samplePDF(t testing.TB) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../testdata/payout.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

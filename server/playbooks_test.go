@@ -10,7 +10,7 @@ import (
 )
 
 // createPlaybook posts a playbook and returns it, failing unless it is a 201.
-func (ts *testServer) createPlaybook(t *testing.T, key, body string) db.Playbook {
+func (ts *testServer) createPlaybook(t testing.TB, key, body string) db.Playbook {
 	t.Helper()
 	status, b := ts.do(t, "POST", "/api/v1/playbooks", key, body)
 	if status != http.StatusCreated {

@@ -10,7 +10,7 @@ import (
 )
 
 // createStrategy posts a strategy and returns it, failing unless it is a 201.
-func (ts *testServer) createStrategy(t *testing.T, key, body string) db.Strategy {
+func (ts *testServer) createStrategy(t testing.TB, key, body string) db.Strategy {
 	t.Helper()
 	status, b := ts.do(t, "POST", "/api/v1/strategies", key, body)
 	if status != http.StatusCreated {
