@@ -104,10 +104,10 @@ func (s *Server) routes() []route {
 		{"DELETE /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountDelete},
 
 		{"GET /api/v1/trades", "trades:read", false, s.handleTradeList},
-		{"GET /api/v1/trades/{id}", "trades:read", false, s.handleTradeGet},
-		{"POST /api/v1/trades", "trades:write", false, s.handleTradeCreate},
-		{"PUT /api/v1/trades/{id}", "trades:write", false, s.handleTradeUpdate},
-		{"DELETE /api/v1/trades/{id}", "trades:write", false, s.handleTradeDelete},
+		{"GET /api/v1/trades/{id}", "trades:read", false, getHandler(s, "Trade", s.db.Trade)},
+		{"POST /api/v1/trades", "trades:write", false, createHandler(s, decodeTrade, s.db.CreateTrade)},
+		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.db.UpdateTrade)},
+		{"DELETE /api/v1/trades/{id}", "trades:write", false, deleteHandler(s, "Trade", s.db.DeleteTrade)},
 
 		{"GET /api/v1/tags", "tags:read", false, s.handleTagList},
 		{"POST /api/v1/tags", "tags:write", false, s.handleTagCreate},
