@@ -98,9 +98,9 @@ func (s *Server) routes() []route {
 	writeUps, plans, chartBooks, reportCards := s.writeUps(), s.tradingPlans(), s.chartBooks(), s.reportCards()
 	return []route{
 		{"GET /api/v1/accounts", "accounts:read", false, s.handleAccountList},
-		{"GET /api/v1/accounts/{id}", "accounts:read", false, s.handleAccountGet},
-		{"POST /api/v1/accounts", "accounts:write", false, s.handleAccountCreate},
-		{"PUT /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountUpdate},
+		{"GET /api/v1/accounts/{id}", "accounts:read", false, getHandler(s, "Account", s.db.Account)},
+		{"POST /api/v1/accounts", "accounts:write", false, createHandler(s, decodeAccount, s.db.CreateAccount)},
+		{"PUT /api/v1/accounts/{id}", "accounts:write", false, updateHandler(s, "Account", decodeAccount, s.db.UpdateAccount)},
 		{"DELETE /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountDelete},
 
 		{"GET /api/v1/trades", "trades:read", false, s.handleTradeList},
