@@ -21,61 +21,6 @@ func (s *Server) handleAccountList(w http.ResponseWriter, r *http.Request, p *db
 	writeList(w, accounts, total, page)
 }
 
-func (s *Server) handleAccountGet(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Account")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	a, err := s.db.Account(r.Context(), p.UserID, id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, dataBody[db.Account]{a})
-}
-
-func (s *Server) handleAccountCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	var in db.AccountInput
-	if err := decodeJSON(w, r, &in); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := validateAccount(&in, true); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	a, err := s.db.CreateAccount(r.Context(), p.UserID, in)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, dataBody[db.Account]{a})
-}
-
-func (s *Server) handleAccountUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Account")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	var in db.AccountInput
-	if err := decodeJSON(w, r, &in); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := validateAccount(&in, false); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	a, err := s.db.UpdateAccount(r.Context(), p.UserID, id, in)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, dataBody[db.Account]{a})
-}
-
 func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 	id, err := pathID(r, "Account")
 	if err != nil {
@@ -101,6 +46,15 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, p *
 		return
 	}
 	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
+}
+
+// decodeAccount reads and validates an account body.
+func decodeAccount(w http.ResponseWriter, r *http.Request, create bool) (db.AccountInput, error) {
+	var in db.AccountInput
+	if err := decodeJSON(w, r, &in); err != nil {
+		return db.AccountInput{}, err
+	}
+	return in, validateAccount(&in, create)
 }
 
 // validateAccount checks an account body and normalises it in place.

@@ -10,8 +10,8 @@ import (
 const maxChartBookDocuments = 500
 
 // chartBooks serves /api/v1/chart-books.
-func (s *Server) chartBooks() contentAPI[db.ChartBook, db.ChartBookInput] {
-	return contentAPI[db.ChartBook, db.ChartBookInput]{s: s, store: s.db.ChartBooks(), validate: validateChartBook}
+func (s *Server) chartBooks() contentAPI {
+	return newContentAPI(s, s.db.ChartBooks(), validateChartBook)
 }
 
 // validateChartBook: title is required; description is a text that null

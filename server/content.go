@@ -8,106 +8,56 @@ import (
 	"tradejournal/db"
 )
 
-// contentAPI serves the five routes of one kind of content (write-ups,
-// trading plans, chart books, report cards) over its store. They differ
-// only in their fields, so each kind's file gives just validate.
-type contentAPI[T, In any] struct {
-	s     *Server
-	store db.Content[T, In]
-	// validate checks a decoded body and normalises it in place; create
-	// says whether required fields must be present.
-	validate func(f fieldErrors, in *In, create bool)
+// contentAPI is the five handlers of one kind of content (write-ups,
+// trading plans, chart books, report cards). The kinds differ only in their
+// fields, so each kind's file gives just its store and validate.
+type contentAPI struct {
+	list, get, create, update, delete handlerFunc
 }
 
-func (a contentAPI[T, In]) list(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	page, err := parsePage(r.URL.Query())
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
+// newContentAPI builds a kind's handlers over its store. validate checks a
+// decoded body and normalises it in place; create says whether required
+// fields must be present.
+func newContentAPI[T, In any](s *Server, store db.Content[T, In], validate func(f fieldErrors, in *In, create bool)) contentAPI {
+	decode := func(w http.ResponseWriter, r *http.Request, create bool) (In, error) {
+		var in In
+		if err := decodeJSON(w, r, &in); err != nil {
+			return in, err
+		}
+		f := fieldErrors{}
+		validate(f, &in, create)
+		return in, f.err()
 	}
-	filter, err := parseContentFilter(r.URL.Query(), a.store.RefFilters(), p.Timezone)
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
+	kind := store.Kind()
+	return contentAPI{
+		list:   contentList(s, store),
+		get:    getHandler(s, kind, store.Get),
+		create: createHandler(s, decode, store.Create),
+		update: updateHandler(s, kind, decode, store.Update),
+		delete: deleteHandler(s, kind, store.Delete),
 	}
-	items, total, err := a.store.List(r.Context(), p.UserID, filter, page)
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
-	}
-	writeList(w, items, total, page)
 }
 
-func (a contentAPI[T, In]) get(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, a.store.Kind())
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
+// contentList answers a kind's list, filtered by its references and dates.
+func contentList[T, In any](s *Server, store db.Content[T, In]) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+		page, err := parsePage(r.URL.Query())
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		filter, err := parseContentFilter(r.URL.Query(), store.RefFilters(), p.Timezone)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		items, total, err := store.List(r.Context(), p.UserID, filter, page)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeList(w, items, total, page)
 	}
-	item, err := a.store.Get(r.Context(), p.UserID, id)
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, dataBody[T]{item})
-}
-
-func (a contentAPI[T, In]) create(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	in, err := a.decode(w, r, true)
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
-	}
-	item, err := a.store.Create(r.Context(), p.UserID, in)
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, dataBody[T]{item})
-}
-
-func (a contentAPI[T, In]) update(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, a.store.Kind())
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
-	}
-	in, err := a.decode(w, r, false)
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
-	}
-	item, err := a.store.Update(r.Context(), p.UserID, id, in)
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, dataBody[T]{item})
-}
-
-func (a contentAPI[T, In]) delete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, a.store.Kind())
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
-	}
-	d, err := a.store.Delete(r.Context(), p.UserID, id)
-	if err != nil {
-		a.s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
-}
-
-// decode reads and validates a body.
-func (a contentAPI[T, In]) decode(w http.ResponseWriter, r *http.Request, create bool) (In, error) {
-	var in In
-	if err := decodeJSON(w, r, &in); err != nil {
-		return in, err
-	}
-	f := fieldErrors{}
-	a.validate(f, &in, create)
-	return in, f.err()
 }
 
 // parseContentFilter reads a content list's filters: each reference column

@@ -38,67 +38,6 @@ func (s *Server) handlePlaybookList(w http.ResponseWriter, r *http.Request, p *d
 	writeList(w, playbooks, total, page)
 }
 
-func (s *Server) handlePlaybookGet(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Playbook")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	pb, err := s.db.Playbook(r.Context(), p.UserID, id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, dataBody[db.Playbook]{pb})
-}
-
-func (s *Server) handlePlaybookCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	in, err := decodePlaybook(w, r, true)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	pb, err := s.db.CreatePlaybook(r.Context(), p.UserID, in)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, dataBody[db.Playbook]{pb})
-}
-
-func (s *Server) handlePlaybookUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Playbook")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	in, err := decodePlaybook(w, r, false)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	pb, err := s.db.UpdatePlaybook(r.Context(), p.UserID, id, in)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, dataBody[db.Playbook]{pb})
-}
-
-func (s *Server) handlePlaybookDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Playbook")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	d, err := s.db.DeletePlaybook(r.Context(), p.UserID, id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
-}
-
 // decodePlaybook reads and validates a playbook body.
 func decodePlaybook(w http.ResponseWriter, r *http.Request, create bool) (db.PlaybookInput, error) {
 	var req playbookRequest

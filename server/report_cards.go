@@ -3,8 +3,8 @@ package server
 import "tradejournal/db"
 
 // reportCards serves /api/v1/report-cards.
-func (s *Server) reportCards() contentAPI[db.ReportCard, db.ReportCardInput] {
-	return contentAPI[db.ReportCard, db.ReportCardInput]{s: s, store: s.db.ReportCards(), validate: validateReportCard}
+func (s *Server) reportCards() contentAPI {
+	return newContentAPI(s, s.db.ReportCards(), validateReportCard)
 }
 
 // validateReportCard: report_date is required; account_id and grade (an

@@ -98,16 +98,16 @@ func (s *Server) routes() []route {
 	writeUps, plans, chartBooks, reportCards := s.writeUps(), s.tradingPlans(), s.chartBooks(), s.reportCards()
 	return []route{
 		{"GET /api/v1/accounts", "accounts:read", false, s.handleAccountList},
-		{"GET /api/v1/accounts/{id}", "accounts:read", false, s.handleAccountGet},
-		{"POST /api/v1/accounts", "accounts:write", false, s.handleAccountCreate},
-		{"PUT /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountUpdate},
+		{"GET /api/v1/accounts/{id}", "accounts:read", false, getHandler(s, "Account", s.db.Account)},
+		{"POST /api/v1/accounts", "accounts:write", false, createHandler(s, decodeAccount, s.db.CreateAccount)},
+		{"PUT /api/v1/accounts/{id}", "accounts:write", false, updateHandler(s, "Account", decodeAccount, s.db.UpdateAccount)},
 		{"DELETE /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountDelete},
 
 		{"GET /api/v1/trades", "trades:read", false, s.handleTradeList},
-		{"GET /api/v1/trades/{id}", "trades:read", false, s.handleTradeGet},
-		{"POST /api/v1/trades", "trades:write", false, s.handleTradeCreate},
-		{"PUT /api/v1/trades/{id}", "trades:write", false, s.handleTradeUpdate},
-		{"DELETE /api/v1/trades/{id}", "trades:write", false, s.handleTradeDelete},
+		{"GET /api/v1/trades/{id}", "trades:read", false, getHandler(s, "Trade", s.db.Trade)},
+		{"POST /api/v1/trades", "trades:write", false, createHandler(s, decodeTrade, s.db.CreateTrade)},
+		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.db.UpdateTrade)},
+		{"DELETE /api/v1/trades/{id}", "trades:write", false, deleteHandler(s, "Trade", s.db.DeleteTrade)},
 
 		{"GET /api/v1/tags", "tags:read", false, s.handleTagList},
 		{"POST /api/v1/tags", "tags:write", false, s.handleTagCreate},
@@ -119,16 +119,16 @@ func (s *Server) routes() []route {
 		{"DELETE /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentDelete},
 
 		{"GET /api/v1/playbooks", "playbooks:read", false, s.handlePlaybookList},
-		{"GET /api/v1/playbooks/{id}", "playbooks:read", false, s.handlePlaybookGet},
-		{"POST /api/v1/playbooks", "playbooks:write", false, s.handlePlaybookCreate},
-		{"PUT /api/v1/playbooks/{id}", "playbooks:write", false, s.handlePlaybookUpdate},
-		{"DELETE /api/v1/playbooks/{id}", "playbooks:write", false, s.handlePlaybookDelete},
+		{"GET /api/v1/playbooks/{id}", "playbooks:read", false, getHandler(s, "Playbook", s.db.Playbook)},
+		{"POST /api/v1/playbooks", "playbooks:write", false, createHandler(s, decodePlaybook, s.db.CreatePlaybook)},
+		{"PUT /api/v1/playbooks/{id}", "playbooks:write", false, updateHandler(s, "Playbook", decodePlaybook, s.db.UpdatePlaybook)},
+		{"DELETE /api/v1/playbooks/{id}", "playbooks:write", false, deleteHandler(s, "Playbook", s.db.DeletePlaybook)},
 
 		{"GET /api/v1/strategies", "playbooks:read", false, s.handleStrategyList},
-		{"GET /api/v1/strategies/{id}", "playbooks:read", false, s.handleStrategyGet},
-		{"POST /api/v1/strategies", "playbooks:write", false, s.handleStrategyCreate},
-		{"PUT /api/v1/strategies/{id}", "playbooks:write", false, s.handleStrategyUpdate},
-		{"DELETE /api/v1/strategies/{id}", "playbooks:write", false, s.handleStrategyDelete},
+		{"GET /api/v1/strategies/{id}", "playbooks:read", false, getHandler(s, "Strategy", s.db.Strategy)},
+		{"POST /api/v1/strategies", "playbooks:write", false, createHandler(s, decodeStrategy, s.db.CreateStrategy)},
+		{"PUT /api/v1/strategies/{id}", "playbooks:write", false, updateHandler(s, "Strategy", decodeStrategy, s.db.UpdateStrategy)},
+		{"DELETE /api/v1/strategies/{id}", "playbooks:write", false, deleteHandler(s, "Strategy", s.db.DeleteStrategy)},
 
 		{"GET /api/v1/documents", "documents:read", true, s.handleDocumentList},
 		{"GET /api/v1/documents/{id}", "documents:read", true, s.handleDocumentGet},

@@ -60,67 +60,6 @@ func (s *Server) handleStrategyList(w http.ResponseWriter, r *http.Request, p *d
 	writeList(w, strategies, total, page)
 }
 
-func (s *Server) handleStrategyGet(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Strategy")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	st, err := s.db.Strategy(r.Context(), p.UserID, id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, dataBody[db.Strategy]{st})
-}
-
-func (s *Server) handleStrategyCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	in, err := decodeStrategy(w, r, true)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	st, err := s.db.CreateStrategy(r.Context(), p.UserID, in)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, dataBody[db.Strategy]{st})
-}
-
-func (s *Server) handleStrategyUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Strategy")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	in, err := decodeStrategy(w, r, false)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	st, err := s.db.UpdateStrategy(r.Context(), p.UserID, id, in)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, dataBody[db.Strategy]{st})
-}
-
-func (s *Server) handleStrategyDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Strategy")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	d, err := s.db.DeleteStrategy(r.Context(), p.UserID, id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
-}
-
 // decodeStrategy reads and validates a strategy body, rule by rule.
 func decodeStrategy(w http.ResponseWriter, r *http.Request, create bool) (db.StrategyInput, error) {
 	var req strategyRequest

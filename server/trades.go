@@ -41,67 +41,6 @@ func (s *Server) handleTradeList(w http.ResponseWriter, r *http.Request, p *db.P
 	writeList(w, trades, total, page)
 }
 
-func (s *Server) handleTradeGet(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Trade")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	t, err := s.db.Trade(r.Context(), p.UserID, id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, dataBody[db.EnrichedTrade]{t})
-}
-
-func (s *Server) handleTradeCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	in, err := decodeTrade(w, r, true)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	t, err := s.db.CreateTrade(r.Context(), p.UserID, in)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, dataBody[db.Trade]{t})
-}
-
-func (s *Server) handleTradeUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Trade")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	in, err := decodeTrade(w, r, false)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	t, err := s.db.UpdateTrade(r.Context(), p.UserID, id, in)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, dataBody[db.EnrichedTrade]{t})
-}
-
-func (s *Server) handleTradeDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Trade")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	d, err := s.db.DeleteTrade(r.Context(), p.UserID, id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
-}
-
 // decodeTrade reads and validates a trade body. On create the status is
 // the server's to derive, so a client's is ignored.
 func decodeTrade(w http.ResponseWriter, r *http.Request, create bool) (db.TradeInput, error) {

@@ -3,8 +3,8 @@ package server
 import "tradejournal/db"
 
 // tradingPlans serves /api/v1/trading-plans.
-func (s *Server) tradingPlans() contentAPI[db.TradingPlan, db.TradingPlanInput] {
-	return contentAPI[db.TradingPlan, db.TradingPlanInput]{s: s, store: s.db.TradingPlans(), validate: validateTradingPlan}
+func (s *Server) tradingPlans() contentAPI {
+	return newContentAPI(s, s.db.TradingPlans(), validateTradingPlan)
 }
 
 // validateTradingPlan: title is required; plan_date and playbook_id are

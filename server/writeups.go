@@ -3,8 +3,8 @@ package server
 import "tradejournal/db"
 
 // writeUps serves /api/v1/write-ups: a trader's review of one trade.
-func (s *Server) writeUps() contentAPI[db.WriteUp, db.WriteUpInput] {
-	return contentAPI[db.WriteUp, db.WriteUpInput]{s: s, store: s.db.WriteUps(), validate: validateWriteUp}
+func (s *Server) writeUps() contentAPI {
+	return newContentAPI(s, s.db.WriteUps(), validateWriteUp)
 }
 
 // validateWriteUp: trade_id is required on create; title and

@@ -1,0 +1,96 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"tradejournal/db"
+)
+
+// The helpers here build the handlers of the plain record routes: get,
+// create, update and delete by id, each calling one db method. Those routes
+// differ only in the record's kind, its body and the method, so the route
+// table names the three and the steps (parse the id, decode the body, call
+// the method, answer or write the error) are written once. A route that
+// does more (a filtered list, a cascade, an upload) keeps its own handler.
+
+// decodeFunc reads and validates a body; create says whether the fields a
+// new record needs must be present.
+type decodeFunc[In any] func(w http.ResponseWriter, r *http.Request, create bool) (In, error)
+
+// getHandler answers GET …/{id} with 200 {"data": record}. A malformed id
+// is the kind's 404, as an unknown one is.
+func getHandler[T any](s *Server, kind string, get func(ctx context.Context, userID, id string) (T, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+		id, err := pathID(r, kind)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		v, err := get(r.Context(), p.UserID, id)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, dataBody[T]{v})
+	}
+}
+
+// createHandler answers POST with 201 {"data": record}.
+func createHandler[In, T any](s *Server, decode decodeFunc[In], create func(ctx context.Context, userID string, in In) (T, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+		in, err := decode(w, r, true)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		v, err := create(r.Context(), p.UserID, in)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusCreated, dataBody[T]{v})
+	}
+}
+
+// updateHandler answers PUT …/{id} with 200 {"data": record}. The id is
+// checked before the body is read, so a malformed one is a 404 whatever
+// the body holds.
+func updateHandler[In, T any](s *Server, kind string, decode decodeFunc[In], update func(ctx context.Context, userID, id string, in In) (T, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+		id, err := pathID(r, kind)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		in, err := decode(w, r, false)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		v, err := update(r.Context(), p.UserID, id, in)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, dataBody[T]{v})
+	}
+}
+
+// deleteHandler answers DELETE …/{id} with 200 {"success": true,
+// "deleted_id": …, "warnings": […]}.
+func deleteHandler(s *Server, kind string, del func(ctx context.Context, userID, id string) (db.Deleted, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+		id, err := pathID(r, kind)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		d, err := del(r.Context(), p.UserID, id)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
+	}
+}
