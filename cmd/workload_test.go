@@ -300,7 +300,9 @@ func checkTradeWhole(t *testing.T, c *apiClient, tr ackedTrade) []byte {
 		t.Errorf("acknowledged trade %s: got %d %s (%v), want 200", tr.id, status, b, err)
 		return nil
 	}
-	var got struct{ Data struct{ Executions json.RawMessage } }
+	var got struct {
+		Data struct{ Executions json.RawMessage }
+	}
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
