@@ -1,11 +1,17 @@
 package cmd
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"mime/multipart"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -202,4 +208,64 @@ func TestCheckFindings(t *testing.T) {
 				exists(oldBlob), exists(oldTemp), exists(freshBlob), exists(freshTemp), exists(d.blob))
 		}
 	})
+}
+
+// TestCheckWhileServing runs check and check --repair next to a server that
+// uploads, replaces and deletes documents all the while: each must exit 0
+// (a file removed with its row since check listed the files is no
+// finding, nor a reason to fail), and --repair must remove no file a
+// document uses.
+func TestCheckWhileServing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	srv := startServe(t, dir, "--rate-limit", "0")
+	c := newAPIClient(srv.base, firstRunKey(t, srv))
+	mustCreateAccount(t, c, "A-1")
+	pdf := readSamples(t)[0].content
+	unique := func(tag string) []byte { return append(bytes.Clone(pdf), "\n% "+tag+"\n"...) }
+	for i := range 100 { // files for check to read, so that it takes a while
+		if status, b, err := c.upload(t.Context(), "A-1", "kept.pdf", unique(fmt.Sprint("kept ", i))); err != nil || status != 201 {
+			t.Fatalf("upload: got %d %s (%v)", status, b, err)
+		}
+	}
+
+	ctx, stop := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				status, b, err := c.upload(ctx, "A-1", "churn.pdf", unique(fmt.Sprintf("writer %d upload %d", w, i)))
+				if err != nil || status != 201 {
+					continue
+				}
+				var d struct{ Data struct{ ID string } }
+				json.Unmarshal(b, &d)
+				var body bytes.Buffer
+				mw := multipart.NewWriter(&body)
+				mw.WriteField("replace", "true")
+				mw.WriteField("document_id", d.Data.ID)
+				fw, _ := mw.CreateFormFile("file", "replaced.pdf")
+				fw.Write(unique(fmt.Sprintf("writer %d replace %d", w, i)))
+				mw.Close()
+				c.do(ctx, "POST", "/api/v1/documents", &body, mw.FormDataContentType())
+				c.json(ctx, "DELETE", "/api/v1/documents/"+d.Data.ID, "")
+			}
+		})
+	}
+	for i := range 20 {
+		args := []string{"check", "--data", dir}
+		if i%2 == 1 {
+			args = append(args, "--repair")
+		}
+		if out, err := run(t, args...); err != nil {
+			t.Errorf("%s next to a busy server: %v, want exit 0\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	stop()
+	wg.Wait()
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(t, "check", "--data", dir); err != nil {
+		t.Errorf("check once the server stopped: %v, want exit 0\n%s", err, out)
+	}
 }
