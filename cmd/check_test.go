@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"mime/multipart"
 	"os"
 	"path/filepath"
@@ -267,5 +268,36 @@ func TestCheckWhileServing(t *testing.T) {
 	}
 	if out, err := run(t, "check", "--data", dir); err != nil {
 		t.Errorf("check once the server stopped: %v, want exit 0\n%s", err, out)
+	}
+}
+
+// TestAbandonedUploadsLeaveNoOrphans: clients that give up on their
+// uploads at any moment leave neither a temp file nor an unused blob
+// behind: once the server has stopped gracefully, check (which then counts
+// every unused file, whatever its age) exits 0.
+func TestAbandonedUploadsLeaveNoOrphans(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	srv := startServe(t, dir, "--rate-limit", "0")
+	c := newAPIClient(srv.base, firstRunKey(t, srv))
+	mustCreateAccount(t, c, "A-1")
+	pdf := readSamples(t)[0].content
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				// The client gives up after 0.5 to 8 ms: before, during or
+				// after the server's work on the upload.
+				ctx, cancel := context.WithTimeout(t.Context(), time.Duration(500+rand.IntN(7500))*time.Microsecond)
+				c.upload(ctx, "A-1", "given-up.pdf", append(bytes.Clone(pdf), fmt.Sprintf("\n%% writer %d upload %d\n", w, i)...))
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(t, "check", "--data", dir); err != nil {
+		t.Errorf("check after abandoned uploads and a graceful stop: %v, want exit 0\n%s", err, out)
 	}
 }
