@@ -180,10 +180,10 @@ func (w *workload) start(ctx context.Context, n int) (wait func()) {
 func (w *workload) writer(ctx context.Context, i int) {
 	for j := 0; ctx.Err() == nil; j++ {
 		var err error
-		if (i+j)%3 == 0 {
+		if (i+j)%2 == 0 {
 			err = w.uploadOne(ctx, i, j)
 		} else {
-			err = w.tradeOne(ctx, 2+(i+j)%3)
+			err = w.tradeOne(ctx, 2+(i+j/2)%3)
 		}
 		if err != nil {
 			if ctx.Err() == nil && !w.expectGone {
@@ -224,13 +224,14 @@ func (w *workload) tradeOne(ctx context.Context, n int) error {
 	return nil
 }
 
-// uploadOne uploads a sample; every other PDF gets a comment of its own, so
-// some uploads make new blobs and others share one.
+// uploadOne uploads a sample. Most get trailing bytes of their own (a
+// comment in a PDF; readers ignore what follows an image's end), so they
+// make new blobs; the rest share one blob per sample.
 func (w *workload) uploadOne(ctx context.Context, i, j int) error {
-	s := w.samples[(i+j/3)%len(w.samples)]
+	s := w.samples[(i+j/2)%len(w.samples)]
 	content := s.content
-	if strings.HasSuffix(s.name, ".pdf") && j%2 == 0 {
-		content = append(bytes.Clone(content), fmt.Sprintf("%% writer %d upload %d %d\n", i, j, time.Now().UnixNano())...)
+	if j%3 != 0 {
+		content = append(bytes.Clone(content), fmt.Sprintf("\n%% writer %d upload %d %d\n", i, j, time.Now().UnixNano())...)
 	}
 	status, b, err := w.c.upload(ctx, w.account, s.name, content)
 	if err != nil {
