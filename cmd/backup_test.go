@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -106,5 +108,33 @@ func TestBackupUnderConcurrentWrites(t *testing.T) {
 	// DEST now exists and is not empty: a second backup there is refused.
 	if out, err := run(t, "backup", dest, "--data", dir); err == nil {
 		t.Errorf("backup to a DEST that holds a backup: got success, want a refusal\n%s", out)
+	}
+}
+
+// TestBackupAndCheckNeedAJournal: pointed at a directory that holds no
+// journal (a mistyped --data), backup and check fail and create nothing,
+// rather than back up or pass a new, empty journal.
+func TestBackupAndCheckNeedAJournal(t *testing.T) {
+	for _, name := range []string{"missing", "empty"} {
+		dir := filepath.Join(t.TempDir(), "data")
+		if name == "empty" {
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dest := filepath.Join(t.TempDir(), "copy")
+		if out, err := run(t, "backup", dest, "--data", dir); err == nil || !strings.Contains(err.Error(), "no journal") {
+			t.Errorf("backup of a %s data directory: got %v, want a refusal naming the missing journal\n%s", name, err, out)
+		}
+		if out, err := run(t, "check", "--data", dir); err == nil || !strings.Contains(err.Error(), "no journal") {
+			t.Errorf("check of a %s data directory: got %v, want a refusal naming the missing journal\n%s", name, err, out)
+		}
+		if exists(dest) {
+			t.Errorf("backup of a %s data directory wrote %s", name, dest)
+		}
+		entries, _ := os.ReadDir(dir)
+		if (name == "missing") != !exists(dir) || len(entries) > 0 {
+			t.Errorf("backup and check of a %s data directory left it with %d entries (exists %v), want it as it was", name, len(entries), exists(dir))
+		}
 	}
 }

@@ -32,7 +32,7 @@ It exits non-zero on any finding. --repair removes unused files and temp files, 
 While a server runs on the directory, files younger than 10 minutes are left alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d, err := openDataDir(cmd.Context(), cfg.dataDir)
+			d, err := openExistingDataDir(cmd.Context(), cfg.dataDir)
 			if err != nil {
 				return err
 			}
