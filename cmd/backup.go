@@ -29,7 +29,7 @@ Serve the copy with: tradejournal serve --data DEST`,
 			if err := usableDest(dest); err != nil {
 				return err
 			}
-			d, err := openDataDir(cmd.Context(), cfg.dataDir)
+			d, err := openExistingDataDir(cmd.Context(), cfg.dataDir)
 			if err != nil {
 				return err
 			}

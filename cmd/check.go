@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,7 +32,7 @@ It exits non-zero on any finding. --repair removes unused files and temp files, 
 While a server runs on the directory, files younger than 10 minutes are left alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d, err := openDataDir(cmd.Context(), cfg.dataDir)
+			d, err := openExistingDataDir(cmd.Context(), cfg.dataDir)
 			if err != nil {
 				return err
 			}
@@ -96,6 +98,9 @@ func check(ctx context.Context, d *dataDir, repair bool, minAge time.Duration, n
 			continue
 		}
 		ok, err := d.files.Verify(b)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed since the listing: the rows are looked at below
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -106,14 +111,28 @@ func check(ctx context.Context, d *dataDir, repair bool, minAge time.Duration, n
 		}
 		present[b.Name] = true
 	}
-	for hash, n := range refs {
+	var missing []string
+	for hash := range refs {
 		if !present[hash] {
 			// An upload may have placed it after the listing: look again.
 			if ok, err := d.files.Has(hash); err != nil || ok {
 				continue
 			}
-			fmt.Fprintf(w, "file %s is missing: %d document(s) use it\n", hash, n)
-			left++
+			missing = append(missing, hash)
+		}
+	}
+	if len(missing) > 0 {
+		// The documents may have been deleted, or given other files, since
+		// the rows were read: a file is missing only if a row still uses it.
+		if refs, err = d.db.BlobRefs(ctx); err != nil {
+			return 0, err
+		}
+		slices.Sort(missing)
+		for _, hash := range missing {
+			if n := refs[hash]; n > 0 {
+				fmt.Fprintf(w, "file %s is missing: %d document(s) use it\n", hash, n)
+				left++
+			}
 		}
 	}
 	temps, err := d.files.Temps()

@@ -16,14 +16,8 @@ import (
 // working server, checked on the real binary: a fresh nested directory, the
 // printed key works, SIGTERM exits 0 and flushes the key's last use.
 func TestFirstRunBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := binary(t)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "tradejournal")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "tradejournal").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	dir := filepath.Join(tmp, "fresh", "nested", "data")
 	addr := freeAddr(t)
 	proc := exec.Command(bin, "serve", "--data", dir, "--addr", addr)

@@ -82,9 +82,10 @@ type serveProc struct {
 	err    error // serve's result, once done is closed
 }
 
-// startServe runs serve on dir through the cobra command and waits until it
-// answers HTTP. The test's cleanup stops it if the test did not.
-func startServe(t *testing.T, dir string) *serveProc {
+// startServe runs serve on dir through the cobra command, with serve's extra
+// flags, and waits until it answers HTTP. The test's cleanup stops it if the
+// test did not.
+func startServe(t *testing.T, dir string, extra ...string) *serveProc {
 	t.Helper()
 	addr := freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -92,7 +93,7 @@ func startServe(t *testing.T, dir string) *serveProc {
 	root := newRootCmd()
 	root.SetOut(&p.stdout)
 	root.SetErr(&p.stderr)
-	root.SetArgs([]string{"serve", "--data", dir, "--addr", addr})
+	root.SetArgs(append([]string{"serve", "--data", dir, "--addr", addr}, extra...))
 	go func() {
 		p.err = root.ExecuteContext(ctx)
 		close(p.done)

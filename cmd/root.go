@@ -4,8 +4,10 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -96,6 +98,19 @@ func openDataDir(ctx context.Context, path string) (*dataDir, error) {
 		return nil, err
 	}
 	return &dataDir{path: path, db: d, files: store, secret: secret}, nil
+}
+
+// openExistingDataDir opens a data directory that already holds a journal:
+// for the commands that read one (backup, check), a mistyped --data must
+// not silently make, then back up or pass, a new empty journal.
+func openExistingDataDir(ctx context.Context, path string) (*dataDir, error) {
+	if _, err := os.Stat(filepath.Join(path, "journal.db")); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no journal in %s (is --data right?)", path)
+		}
+		return nil, err
+	}
+	return openDataDir(ctx, path)
 }
 
 func mkdirData(path string) error { return os.MkdirAll(path, 0o700) }

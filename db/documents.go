@@ -74,6 +74,7 @@ func scanDocument(s interface{ Scan(...any) error }) (Document, error) {
 // always has its blob. An account_number that names none of the user's
 // accounts is a *NotFoundError.
 func (db *DB) CreateDocument(ctx context.Context, userID string, in DocumentUpload, place func() error) (Document, error) {
+	ctx = placingContext(ctx)
 	now := db.now()
 	d := Document{ID: db.NewID(), UserID: userID, DocumentName: in.DocumentName, Category: in.Category,
 		FileName: in.FileName, FileSize: in.FileSize, MIMEType: in.MIMEType, BlobHash: in.BlobHash,
@@ -106,6 +107,7 @@ func (db *DB) CreateDocument(ctx context.Context, userID string, in DocumentUplo
 // caller to remove after the commit. An unknown document_id or
 // account_number is a *NotFoundError naming the field.
 func (db *DB) ReplaceDocument(ctx context.Context, userID, id string, in DocumentUpload, place func() error) (Document, string, error) {
+	ctx = placingContext(ctx)
 	tx, err := db.begin(ctx)
 	if err != nil {
 		return Document{}, "", err
@@ -153,6 +155,13 @@ func (db *DB) ReplaceDocument(ctx context.Context, userID, id string, in Documen
 	}
 	return d, old, tx.Commit()
 }
+
+// placingContext is the context of a transaction that places a blob. Once
+// place has put the blob in the store, only the commit makes a row use it:
+// were the request's context to end then (its client gone), database/sql
+// would roll the transaction back and leave a blob no row uses. The
+// transaction is short, so it runs to its end whatever the client does.
+func placingContext(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
 
 // accountByNumber finds the id of the user's account with number.
 func accountByNumber(ctx context.Context, tx txn, userID, number string) (string, error) {

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -142,5 +143,35 @@ func TestDocumentDates(t *testing.T) {
 		if _, total, err := d.Documents(ctx, u.ID, f, Page{Limit: 10}); err != nil || total != tt.want {
 			t.Errorf("%s %s..%s: got %d, %v, want %d", tt.tz, tt.start, tt.end, total, err, tt.want)
 		}
+	}
+}
+
+// TestPlacedBlobCommitsWhateverTheContext: once place has put the blob in
+// the store, a request context cancelled (a client gone) must not roll the
+// row back, or the blob would be left with no row using it.
+func TestPlacedBlobCommitsWhateverTheContext(t *testing.T) {
+	d := newTestDB(t)
+	u := newTestUser(t, d, "alice")
+	if _, err := d.CreateAccount(t.Context(), u.ID, AccountInput{AccountNumber: Some("A-1")}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	placeThenGone := func() error { cancel(); return nil }
+	doc, err := d.CreateDocument(ctx, u.ID, upload("A-1", hashOf("a")), placeThenGone)
+	if err != nil {
+		t.Fatalf("CreateDocument whose context ends after place: %v, want the row committed", err)
+	}
+	if _, err := d.Document(t.Context(), u.ID, doc.ID); err != nil {
+		t.Fatalf("the document after its context ended: %v, want it stored", err)
+	}
+
+	ctx, cancel = context.WithCancel(t.Context())
+	placeThenGone = func() error { cancel(); return nil }
+	if _, _, err := d.ReplaceDocument(ctx, u.ID, doc.ID, DocumentUpload{BlobHash: hashOf("b"), FileName: "q.pdf",
+		FileSize: 3, MIMEType: "application/pdf"}, placeThenGone); err != nil {
+		t.Fatalf("ReplaceDocument whose context ends after place: %v, want the row committed", err)
+	}
+	if got, err := d.Document(t.Context(), u.ID, doc.ID); err != nil || got.BlobHash != hashOf("b") {
+		t.Errorf("the document after its replace's context ended: blob %s (%v), want the new one", got.BlobHash, err)
 	}
 }

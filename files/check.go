@@ -30,6 +30,9 @@ func (s *Store) Blobs() ([]Entry, error) {
 			return err
 		}
 		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // removed since the folder was read
+		}
 		if err != nil {
 			return err
 		}

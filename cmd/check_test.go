@@ -1,0 +1,303 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"mime/multipart"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// docDir is a data directory with one uploaded document (and one trade),
+// its server stopped.
+type docDir struct {
+	dir     string
+	hash    string // of the document's file
+	blob    string // its path
+	key     string
+	account string // id
+}
+
+func newDocDir(t *testing.T) docDir {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	srv := startServe(t, dir)
+	c := newAPIClient(srv.base, firstRunKey(t, srv))
+	accountID := mustCreateAccount(t, c, "A-1")
+	pdf := readSamples(t)[0].content
+	if status, b, err := c.upload(t.Context(), "A-1", "payout.pdf", pdf); err != nil || status != 201 {
+		t.Fatalf("upload: got %d %s (%v), want 201", status, b, err)
+	}
+	if status, b, err := c.json(t.Context(), "POST", "/api/v1/trades", tradeBody(accountID, 2)); err != nil || status != 201 {
+		t.Fatalf("create trade: got %d %s (%v), want 201", status, b, err)
+	}
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(pdf)
+	hash := hex.EncodeToString(sum[:])
+	d := docDir{dir: dir, hash: hash, blob: filepath.Join(dir, "files", "sha256", hash[:2], hash), key: c.key, account: accountID}
+	if _, err := os.Stat(d.blob); err != nil {
+		t.Fatalf("the uploaded document's file: %v", err)
+	}
+	if out, err := run(t, "check", "--data", dir); err != nil {
+		t.Fatalf("check on a sound directory: %v, want exit 0\n%s", err, out)
+	}
+	return d
+}
+
+// rows counts the directory's documents and trades.
+func (d docDir) rows(t *testing.T) [2]int {
+	t.Helper()
+	s := openSQL(t, d.dir)
+	defer s.Close()
+	return [2]int{count(t, s, `SELECT count(*) FROM documents`), count(t, s, `SELECT count(*) FROM trades`)}
+}
+
+// writeFile writes a file, with its folders, aged by age.
+func writeFile(t *testing.T, path string, content []byte, age time.Duration) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if age > 0 {
+		old := time.Now().Add(-age)
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// orphanBlob is a well-named blob of content that no document uses.
+func orphanBlob(dir string, content []byte) string {
+	sum := sha256.Sum256(content)
+	h := hex.EncodeToString(sum[:])
+	return filepath.Join(dir, "files", "sha256", h[:2], h)
+}
+
+func wantFindings(t *testing.T, what, out string, err error, want ...string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: check exited 0, want non-zero\n%s", what, out)
+	}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s: check's output lacks %q:\n%s", what, w, out)
+		}
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func TestCheckFindings(t *testing.T) {
+	t.Run("corrupt file", func(t *testing.T) {
+		d := newDocDir(t)
+		b, err := os.ReadFile(d.blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[len(b)/2] ^= 0x01
+		writeFile(t, d.blob, b, 0)
+		out, err := run(t, "check", "--data", d.dir)
+		wantFindings(t, "one byte flipped", out, err, d.blob)
+		rows := d.rows(t)
+		out, err = run(t, "check", "--repair", "--data", d.dir)
+		wantFindings(t, "one byte flipped, --repair", out, err, d.blob)
+		if got := d.rows(t); got != rows || !exists(d.blob) {
+			t.Errorf("--repair on a corrupt file: rows %v → %v, file kept %v; want rows and file untouched", rows, got, exists(d.blob))
+		}
+	})
+
+	t.Run("missing file", func(t *testing.T) {
+		d := newDocDir(t)
+		if err := os.Remove(d.blob); err != nil {
+			t.Fatal(err)
+		}
+		out, err := run(t, "check", "--data", d.dir)
+		wantFindings(t, "file deleted", out, err, d.hash+" is missing: 1 document(s)")
+		rows := d.rows(t)
+		out, err = run(t, "check", "--repair", "--data", d.dir)
+		wantFindings(t, "file deleted, --repair", out, err, d.hash+" is missing")
+		if got := d.rows(t); got != rows {
+			t.Errorf("--repair on a missing file: rows %v → %v, want them untouched", rows, got)
+		}
+	})
+
+	t.Run("orphans and temps", func(t *testing.T) {
+		d := newDocDir(t)
+		orphan := orphanBlob(d.dir, []byte("%PDF-1.4 bytes no document uses"))
+		junk := filepath.Join(d.dir, "files", "sha256", "junk.txt")
+		misplaced := filepath.Join(d.dir, "files", "sha256", "00", "not-a-hash")
+		temp := filepath.Join(d.dir, "files", "tmp", "upload-4242")
+		writeFile(t, orphan, []byte("%PDF-1.4 bytes no document uses"), 0)
+		writeFile(t, junk, []byte("junk"), 0)
+		writeFile(t, misplaced, []byte("junk"), 0)
+		writeFile(t, temp, []byte("half an upload"), 0)
+		all := []string{orphan, junk, misplaced, temp}
+
+		out, err := run(t, "check", "--data", d.dir)
+		wantFindings(t, "orphans and a temp file", out, err, all...)
+		if strings.Contains(out, d.blob) {
+			t.Errorf("check names the document's sound file:\n%s", out)
+		}
+		rows := d.rows(t)
+		out, err = run(t, "check", "--repair", "--data", d.dir)
+		if err != nil {
+			t.Errorf("check --repair: %v, want exit 0 once everything is repaired\n%s", err, out)
+		}
+		for _, p := range all {
+			if exists(p) {
+				t.Errorf("after --repair, %s is still there", p)
+			}
+		}
+		if got := d.rows(t); got != rows || !exists(d.blob) {
+			t.Errorf("--repair: rows %v → %v, document's file kept %v; want rows and file untouched", rows, got, exists(d.blob))
+		}
+		if out, err := run(t, "check", "--data", d.dir); err != nil {
+			t.Errorf("check after --repair: %v, want exit 0\n%s", err, out)
+		}
+		// The repaired directory still serves its document.
+		srv := startServe(t, d.dir)
+		if status, b, err := newAPIClient(srv.base, d.key).json(t.Context(), "GET", "/api/v1/documents", ""); err != nil || status != 200 || !strings.Contains(string(b), d.account) {
+			t.Errorf("documents after --repair: got %d %s (%v)", status, b, err)
+		}
+	})
+
+	t.Run("server running", func(t *testing.T) {
+		d := newDocDir(t)
+		startServe(t, d.dir) // holds serve.lock; it cleaned up at start, so what follows is new
+		freshBlob := orphanBlob(d.dir, []byte("%PDF-1.4 an upload in flight"))
+		freshTemp := filepath.Join(d.dir, "files", "tmp", "upload-fresh")
+		oldBlob := orphanBlob(d.dir, []byte("%PDF-1.4 an old orphan"))
+		oldTemp := filepath.Join(d.dir, "files", "tmp", "upload-old")
+		writeFile(t, freshBlob, []byte("%PDF-1.4 an upload in flight"), 0)
+		writeFile(t, freshTemp, []byte("half an upload"), 0)
+
+		out, err := run(t, "check", "--data", d.dir)
+		if err != nil || strings.Contains(out, freshBlob) || strings.Contains(out, freshTemp) {
+			t.Errorf("check with a server running and files younger than 10 minutes: %v, want exit 0 and neither named\n%s", err, out)
+		}
+
+		writeFile(t, oldBlob, []byte("%PDF-1.4 an old orphan"), 11*time.Minute)
+		writeFile(t, oldTemp, []byte("an old half upload"), 11*time.Minute)
+		out, err = run(t, "check", "--data", d.dir)
+		wantFindings(t, "files 11 minutes old, server running", out, err, oldBlob, oldTemp)
+		if strings.Contains(out, freshBlob) || strings.Contains(out, freshTemp) {
+			t.Errorf("check with a server running names a young file:\n%s", out)
+		}
+		out, err = run(t, "check", "--repair", "--data", d.dir)
+		if err != nil {
+			t.Errorf("check --repair with a server running: %v, want exit 0\n%s", err, out)
+		}
+		if exists(oldBlob) || exists(oldTemp) || !exists(freshBlob) || !exists(freshTemp) || !exists(d.blob) {
+			t.Errorf("--repair with a server running: old blob %v, old temp %v, young blob %v, young temp %v, document's file %v; want only the young ones and the document's left",
+				exists(oldBlob), exists(oldTemp), exists(freshBlob), exists(freshTemp), exists(d.blob))
+		}
+	})
+}
+
+// TestCheckWhileServing runs check and check --repair next to a server that
+// uploads, replaces and deletes documents all the while: each must exit 0
+// (a file removed with its row since check listed the files is no
+// finding, nor a reason to fail), and --repair must remove no file a
+// document uses.
+func TestCheckWhileServing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	srv := startServe(t, dir, "--rate-limit", "0")
+	c := newAPIClient(srv.base, firstRunKey(t, srv))
+	mustCreateAccount(t, c, "A-1")
+	pdf := readSamples(t)[0].content
+	unique := func(tag string) []byte { return append(bytes.Clone(pdf), "\n% "+tag+"\n"...) }
+	for i := range 100 { // files for check to read, so that it takes a while
+		if status, b, err := c.upload(t.Context(), "A-1", "kept.pdf", unique(fmt.Sprint("kept ", i))); err != nil || status != 201 {
+			t.Fatalf("upload: got %d %s (%v)", status, b, err)
+		}
+	}
+
+	ctx, stop := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				status, b, err := c.upload(ctx, "A-1", "churn.pdf", unique(fmt.Sprintf("writer %d upload %d", w, i)))
+				if err != nil || status != 201 {
+					continue
+				}
+				var d struct{ Data struct{ ID string } }
+				json.Unmarshal(b, &d)
+				var body bytes.Buffer
+				mw := multipart.NewWriter(&body)
+				mw.WriteField("replace", "true")
+				mw.WriteField("document_id", d.Data.ID)
+				fw, _ := mw.CreateFormFile("file", "replaced.pdf")
+				fw.Write(unique(fmt.Sprintf("writer %d replace %d", w, i)))
+				mw.Close()
+				c.do(ctx, "POST", "/api/v1/documents", &body, mw.FormDataContentType())
+				c.json(ctx, "DELETE", "/api/v1/documents/"+d.Data.ID, "")
+			}
+		})
+	}
+	for i := range 20 {
+		args := []string{"check", "--data", dir}
+		if i%2 == 1 {
+			args = append(args, "--repair")
+		}
+		if out, err := run(t, args...); err != nil {
+			t.Errorf("%s next to a busy server: %v, want exit 0\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	stop()
+	wg.Wait()
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(t, "check", "--data", dir); err != nil {
+		t.Errorf("check once the server stopped: %v, want exit 0\n%s", err, out)
+	}
+}
+
+// TestAbandonedUploadsLeaveNoOrphans: clients that give up on their
+// uploads at any moment leave neither a temp file nor an unused blob
+// behind: once the server has stopped gracefully, check (which then counts
+// every unused file, whatever its age) exits 0.
+func TestAbandonedUploadsLeaveNoOrphans(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	srv := startServe(t, dir, "--rate-limit", "0")
+	c := newAPIClient(srv.base, firstRunKey(t, srv))
+	mustCreateAccount(t, c, "A-1")
+	pdf := readSamples(t)[0].content
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				// The client gives up after 0.5 to 8 ms: before, during or
+				// after the server's work on the upload.
+				ctx, cancel := context.WithTimeout(t.Context(), time.Duration(500+rand.IntN(7500))*time.Microsecond)
+				c.upload(ctx, "A-1", "given-up.pdf", append(bytes.Clone(pdf), fmt.Sprintf("\n%% writer %d upload %d\n", w, i)...))
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(t, "check", "--data", dir); err != nil {
+		t.Errorf("check after abandoned uploads and a graceful stop: %v, want exit 0\n%s", err, out)
+	}
+}
