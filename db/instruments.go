@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"slices"
 	"strconv"
@@ -92,25 +93,33 @@ func (db *DB) DeleteInstrument(ctx context.Context, userID, root string) (Delete
 		return Deleted{}, 0, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `DELETE FROM instruments WHERE user_id = ? AND root = ?`, userID, root)
+	var class string
+	err = tx.QueryRowContext(ctx, `SELECT asset_class FROM instruments WHERE user_id = ? AND root = ?`, userID, root).Scan(&class)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Deleted{}, 0, notFound("Instrument")
+	}
 	if err != nil {
 		return Deleted{}, 0, err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return Deleted{}, 0, notFound("Instrument")
-	}
-	n, err := db.repriceRoot(ctx, tx, userID, root)
-	var inv *InvalidError
-	if errors.As(err, &inv) {
+	// Without it, the root's trades would have no point value: a bare root
+	// would even fall back to being a stock, quietly priced at 1.
+	if _, builtin := BuiltinPointValues[root]; class == AssetFutures && !builtin {
 		var trades int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades WHERE user_id = ? AND root = ?`, userID, root).Scan(&trades); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades WHERE user_id = ? AND root = ? AND asset_class = 'futures'`,
+			userID, root).Scan(&trades); err != nil {
 			return Deleted{}, 0, err
 		}
-		return Deleted{}, 0, &ConflictError{
-			Message: "Root " + root + " has no built-in point value and still prices trades; change or delete them first",
-			Details: map[string]string{"trades": strconv.Itoa(trades)},
+		if trades > 0 {
+			return Deleted{}, 0, &ConflictError{
+				Message: "Root " + root + " has no built-in point value and still prices trades; change or delete them first",
+				Details: map[string]string{"trades": strconv.Itoa(trades)},
+			}
 		}
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM instruments WHERE user_id = ? AND root = ?`, userID, root); err != nil {
+		return Deleted{}, 0, err
+	}
+	n, err := db.repriceRoot(ctx, tx, userID, root)
 	if err != nil {
 		return Deleted{}, 0, err
 	}

@@ -187,7 +187,7 @@ func placeInDay(ctx context.Context, tx txn, userID string, t *Trade) (dayFacts,
 			return dayFacts{}, err
 		}
 		day.position++
-		day.net += net
+		day.net = Round8(day.net + net) // a sum of cents must not drift past a limit
 		if id == t.ID {
 			return day, rows.Close()
 		}

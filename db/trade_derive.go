@@ -48,6 +48,10 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 		t.statusOverride = in.Status.Ptr()
 	}
 	if in.EntryDate.Set {
+		// A day trade's exit date follows its entry date unless given.
+		if !in.ExitDate.Set && t.ExitDate != nil && *t.ExitDate == t.EntryDate {
+			t.ExitDate = &in.EntryDate.Value
+		}
 		t.EntryDate = in.EntryDate.Value
 	}
 	if in.EntryTime.Set {
@@ -166,6 +170,9 @@ func priceTrade(t *Trade, overrides map[string]Instrument) error {
 			if t.ExitDate == nil {
 				d := t.EntryDate // a day trade unless told otherwise
 				t.ExitDate = &d
+			}
+			if *t.ExitDate < t.EntryDate {
+				return &InvalidError{Field: "exit_date", Message: "exit_date must not be before entry_date " + t.EntryDate}
 			}
 			closed = true
 		} else {

@@ -308,10 +308,9 @@ func loadExecutions(ctx context.Context, q querier, tradeIDs []string) (map[stri
 			&e.ExecutionTime, &e.ExecutionType, &e.ExecutionTimestamp); err != nil {
 			return nil, err
 		}
+		// Stored fills keep their types: the client's or derived from the
+		// same fills, which a save that does not replace them cannot change.
 		e.clientType = e.ExecutionType
-		if e.ExecutionType != "full" {
-			e.clientType = "" // derived before, so derived again
-		}
 		out[tradeID] = append(out[tradeID], e)
 	}
 	return out, rows.Err()

@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"io/fs"
 	"mime"
 	"net/http"
 	"strings"
@@ -27,6 +28,15 @@ func (s *Server) handleFileDownload(w http.ResponseWriter, r *http.Request, _ *d
 		return
 	}
 	f, err := s.files.Open(d.BlobHash)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A replace or delete removed the file after the row was read:
+		// read the row again, and serve what it says now.
+		if d, err = s.db.DocumentFile(r.Context(), id); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		f, err = s.files.Open(d.BlobHash)
+	}
 	if err != nil {
 		s.writeError(w, r, err) // a row without its blob: a 500, logged
 		return

@@ -197,7 +197,7 @@ func TestTradeValidation(t *testing.T) {
 		{"account_id missing", `{"symbol": "ES", "side": "long", "entry_date": "2026-02-05", "entry_price": 1, "quantity": 1}`, 400, "account_id", "account_id is required"},
 		{"account_id malformed", `{"account_id": "nope", "symbol": "ES", "side": "long", "entry_date": "2026-02-05", "entry_price": 1, "quantity": 1}`, 400, "account_id", "account_id must be a UUID"},
 		{"entry_date missing", fmt.Sprintf(`{"account_id": %q, "symbol": "ES", "side": "long", "entry_price": 1, "quantity": 1}`, acct), 400, "entry_date", "entry_date is required"},
-		{"entry_date malformed", fmt.Sprintf(`{"account_id": %q, "symbol": "ES", "side": "long", "entry_date": "2026-2-5", "entry_price": 1, "quantity": 1}`, acct), 400, "entry_date", "entry_date must be a date YYYY-MM-DD"},
+		{"entry_date malformed", fmt.Sprintf(`{"account_id": %q, "symbol": "ES", "side": "long", "entry_date": "2026-2-5", "entry_price": 1, "quantity": 1}`, acct), 400, "entry_date", "entry_date must be a date YYYY-MM-DD from 1900 to 2999"},
 		{"entry_time malformed", e.tradeBody("ES", "long", `"entry_price": 1, "quantity": 1, "entry_time": "9:30"`), 400, "entry_time", "entry_time must be a time HH:MM:SS"},
 		{"quantity missing", e.tradeBody("ES", "long", `"entry_price": 1`), 400, "quantity", "quantity must be a positive number"},
 		{"quantity wrong type", e.tradeBody("ES", "long", `"entry_price": 1, "quantity": "2"`), 400, "quantity", "quantity must be a number"},

@@ -126,6 +126,10 @@ func lowerIDs(v *db.Optional[[]string]) {
 // amount can overflow to a number JSON cannot carry.
 const maxAmount = 1e9
 
+// minAmount is the smallest price or quantity: derived values keep 8
+// decimal places.
+const minAmount = 1e-8
+
 func isOneOf(v string, allowed []string) bool { return slices.Contains(allowed, v) }
 
 // merge adds the details of a validation error to f.
@@ -139,19 +143,22 @@ func (f fieldErrors) merge(err error) {
 
 // amount checks a positive number field when present.
 func (f fieldErrors) amount(field string, v db.Optional[float64]) {
-	if v.Set && !v.Null && (v.Value <= 0 || v.Value > maxAmount) {
-		if v.Value > maxAmount {
-			f.add(field, fmt.Sprintf("%s must be at most %g", field, maxAmount))
-			return
-		}
+	switch {
+	case !v.Set || v.Null:
+	case v.Value > maxAmount:
+		f.add(field, fmt.Sprintf("%s must be at most %g", field, maxAmount))
+	case v.Value <= 0:
 		f.add(field, field+" must be a positive number")
+	case v.Value < minAmount:
+		// Derived amounts keep 8 decimal places: less would round to 0.
+		f.add(field, field+" must be at least 0.00000001")
 	}
 }
 
 // date checks a YYYY-MM-DD field when present.
 func (f fieldErrors) date(field string, v db.Optional[string]) {
 	if v.Set && !v.Null && !isDate(v.Value) {
-		f.add(field, field+" must be a date YYYY-MM-DD")
+		f.add(field, field+" must be a date YYYY-MM-DD from 1900 to 2999")
 	}
 }
 
@@ -166,14 +173,18 @@ func (f fieldErrors) clock(field string, v db.Optional[string]) {
 
 // timestamp checks an RFC 3339 timestamp with an offset.
 func (f fieldErrors) timestamp(field, v string) {
-	if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
+	if ts, err := time.Parse(time.RFC3339Nano, v); err != nil || ts.Year() < minYear || ts.Year() > maxYear {
 		f.add(field, field+" must be an RFC 3339 timestamp with an offset, such as 2026-02-05T14:30:00-05:00")
 	}
 }
 
+// Dates and timestamps are of years 1900 to 2999: a trading journal has no
+// use for others, and far years break the text order of stored dates.
+const minYear, maxYear = 1900, 2999
+
 func isDate(s string) bool {
-	_, err := time.Parse(db.DateLayout, s)
-	return err == nil && len(s) == 10
+	d, err := time.Parse(db.DateLayout, s)
+	return err == nil && len(s) == 10 && d.Year() >= minYear && d.Year() <= maxYear
 }
 
 // decodeElement decodes one element of a body array, naming its fields by
@@ -209,7 +220,7 @@ func (f fieldErrors) queryUUID(name, v string) string {
 
 func (f fieldErrors) queryDate(name, v string) string {
 	if v != "" && !isDate(v) {
-		f.add(name, name+" must be a date YYYY-MM-DD")
+		f.add(name, name+" must be a date YYYY-MM-DD from 1900 to 2999")
 	}
 	return v
 }
