@@ -92,7 +92,7 @@ func check(ctx context.Context, d *dataDir, repair bool, minAge time.Duration, n
 	present := make(map[string]bool, len(blobs))
 	for _, b := range blobs {
 		if refs[b.Name] == 0 {
-			if now.Sub(b.ModTime) >= minAge {
+			if now.Sub(b.ModTime) >= minAge && stillUnused(ctx, d, b) {
 				left += report(w, d.files, b, repair, "no document uses it")
 			}
 			continue
@@ -162,6 +162,18 @@ func report(w io.Writer, store *files.Store, e files.Entry, repair bool, what st
 	return 0
 }
 
+// stillUnused looks again, just before a blob is reported or removed, that
+// no upload has since placed it (its file changed) or committed a row that
+// uses it: a server may have started while the check ran.
+func stillUnused(ctx context.Context, d *dataDir, b files.Entry) bool {
+	now, err := d.files.Stat(b)
+	if err != nil || !now.ModTime.Equal(b.ModTime) {
+		return false
+	}
+	n, err := d.db.BlobUses(ctx, b.Name)
+	return err == nil && n == 0
+}
+
 // removeUnusedBlobs removes the blobs no document uses: only a crash
 // between placing a blob and committing its row, or a failed removal after
 // a delete, leaves one. Call it while no upload can be in flight.
@@ -174,6 +186,11 @@ func removeUnusedBlobs(ctx context.Context, d *dataDir) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if len(refs) == 0 && len(blobs) > 0 {
+		// Files but not one document: a journal.db lost or replaced, not
+		// a crash's leftover. Keep them for the user to look into.
+		return 0, errNoDocuments
+	}
 	n := 0
 	for _, b := range blobs {
 		if refs[b.Name] == 0 {
@@ -185,3 +202,8 @@ func removeUnusedBlobs(ctx context.Context, d *dataDir) (int, error) {
 	}
 	return n, nil
 }
+
+// errNoDocuments says the start-up sweep kept files that no document uses
+// because there are no documents at all.
+var errNoDocuments = errors.New("files/ holds files but the journal has no documents: " +
+	"they are kept; if journal.db was replaced by mistake, restore it, else remove them with check --repair")

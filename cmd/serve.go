@@ -85,7 +85,9 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 	} else if n > 0 {
 		logger.Info("removed leftover temp files", "count", n)
 	}
-	if n, err := removeUnusedBlobs(ctx, d); err != nil {
+	if n, err := removeUnusedBlobs(ctx, d); errors.Is(err, errNoDocuments) {
+		logger.Warn(err.Error())
+	} else if err != nil {
 		return fmt.Errorf("remove files no document uses: %w", err)
 	} else if n > 0 {
 		logger.Info("removed files no document uses", "count", n)
@@ -135,6 +137,12 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 		err = hs.Shutdown(sctx)
 		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			// A transfer on a slow link may run for minutes: cut it off. It
+			// was not acknowledged, so nothing acknowledged is lost.
+			logger.Warn("requests still running after the shutdown timeout: closing their connections", "timeout", shutdownTimeout)
+			err = hs.Close()
+		}
 	}
 	stopUsage()
 	<-usageDone
@@ -151,12 +159,8 @@ func firstRun(ctx context.Context, d *db.DB, baseURL string, stdout io.Writer) e
 	if err != nil || len(users) > 0 {
 		return err
 	}
-	u, err := d.CreateUser(ctx, "me", db.DefaultTimezone)
-	if err != nil {
-		return err
-	}
 	scopes, _ := db.ParseScopes("write")
-	_, key, err := d.CreateKey(ctx, u.Name, "first run", scopes, false)
+	_, _, key, err := d.CreateUserWithKey(ctx, "me", db.DefaultTimezone, "first run", scopes)
 	if err != nil {
 		return err
 	}

@@ -142,18 +142,47 @@ func (db *DB) CreateKey(ctx context.Context, userName, label string, scopes []st
 	if err != nil {
 		return Key{}, "", err
 	}
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return Key{}, "", err
+	}
+	defer tx.Rollback()
+	k, secret, err := db.insertKey(ctx, tx, u, label, scopes, legacy)
+	if err != nil {
+		return Key{}, "", err
+	}
+	return k, secret, tx.Commit()
+}
+
+// CreateUserWithKey adds a user and a key of theirs in one transaction, so
+// that a crash cannot leave a first-run user without the key it printed.
+func (db *DB) CreateUserWithKey(ctx context.Context, name, timezone, label string, scopes []string) (User, Key, string, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return User{}, Key{}, "", err
+	}
+	defer tx.Rollback()
+	u, err := db.insertUser(ctx, tx, name, timezone)
+	if err != nil {
+		return User{}, Key{}, "", err
+	}
+	k, secret, err := db.insertKey(ctx, tx, u, label, scopes, false)
+	if err != nil {
+		return User{}, Key{}, "", err
+	}
+	return u, k, secret, tx.Commit()
+}
+
+func (db *DB) insertKey(ctx context.Context, tx txn, u User, label string, scopes []string, legacy bool) (Key, string, error) {
 	secret := NewKey(legacy)
 	k := Key{
 		ID: db.NewID(), UserID: u.ID, UserName: u.Name, Name: label,
 		Prefix: secret[:8], Scopes: scopes, CreatedAt: db.now(),
 	}
-	_, err = db.write.ExecContext(ctx,
+	_, err := tx.ExecContext(ctx,
 		`INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		k.ID, k.UserID, k.Name, k.Prefix, hashKey(secret), strings.Join(scopes, " "), k.CreatedAt)
-	if err != nil {
-		return Key{}, "", err
-	}
-	return k, secret, nil
+	return k, secret, err
 }
 
 // Keys lists the keys of the named user, or of everyone when userName is "".

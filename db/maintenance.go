@@ -24,6 +24,14 @@ func (db *DB) BlobRefs(ctx context.Context) (map[string]int, error) {
 	return refs, rows.Err()
 }
 
+// BlobUses counts the documents using one blob, for a check about to
+// remove it.
+func (db *DB) BlobUses(ctx context.Context, hash string) (int, error) {
+	var n int
+	err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM documents WHERE blob_hash = ?`, hash).Scan(&n)
+	return n, err
+}
+
 // IntegrityCheck runs SQLite's integrity_check and foreign_key_check and
 // returns what they found, nothing when the database is sound.
 func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {

@@ -47,6 +47,19 @@ func CheckTimezone(tz string) error {
 
 // CreateUser adds a user with an active subscription.
 func (db *DB) CreateUser(ctx context.Context, name, timezone string) (User, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return User{}, err
+	}
+	defer tx.Rollback()
+	u, err := db.insertUser(ctx, tx, name, timezone)
+	if err != nil {
+		return User{}, err
+	}
+	return u, tx.Commit()
+}
+
+func (db *DB) insertUser(ctx context.Context, tx txn, name, timezone string) (User, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 64 {
 		return User{}, &InvalidError{Field: "name", Message: "name must be 1 to 64 characters"}
@@ -58,7 +71,7 @@ func (db *DB) CreateUser(ctx context.Context, name, timezone string) (User, erro
 		return User{}, err
 	}
 	u := User{ID: db.NewID(), Name: name, Timezone: timezone, Subscription: SubscriptionActive, CreatedAt: db.now()}
-	_, err := db.write.ExecContext(ctx,
+	_, err := tx.ExecContext(ctx,
 		`INSERT INTO users (id, name, timezone, subscription, created_at) VALUES (?, ?, ?, ?, ?)`,
 		u.ID, u.Name, u.Timezone, u.Subscription, u.CreatedAt)
 	if isUniqueViolation(err) {

@@ -140,3 +140,13 @@ func (s *Store) CopyInto(dst *Store, hash string) error {
 	}
 	return syncDir(filepath.Dir(to))
 }
+
+// Stat reads a listed file's entry again, to see whether it changed since.
+func (s *Store) Stat(e Entry) (Entry, error) {
+	info, err := os.Stat(e.Path)
+	if err != nil {
+		return Entry{}, err
+	}
+	e.Size, e.ModTime = info.Size(), info.ModTime()
+	return e, nil
+}

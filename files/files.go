@@ -108,5 +108,8 @@ func createSecret(path string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Link(f.Name(), path) // fails with ErrExist if another process won
+	if err := os.Link(f.Name(), path); err != nil {
+		return err // ErrExist if another process won
+	}
+	return syncDir(filepath.Dir(path)) // links already handed out depend on it
 }
