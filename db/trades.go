@@ -294,9 +294,15 @@ func loadExecutions(ctx context.Context, q querier, tradeIDs []string) (map[stri
 	if len(tradeIDs) == 0 {
 		return out, nil
 	}
-	rows, err := q.QueryContext(ctx, `SELECT trade_id, id, side, price, quantity, commission, execution_date,
-		execution_time, execution_type, execution_timestamp
-		FROM executions WHERE trade_id IN (SELECT value FROM json_each(?)) ORDER BY trade_id, position`, jsonList(tradeIDs))
+	const cols = `SELECT trade_id, id, side, price, quantity, commission, execution_date,
+		execution_time, execution_type, execution_timestamp FROM executions`
+	var rows *sql.Rows
+	var err error
+	if len(tradeIDs) == 1 { // a single read: the plain index lookup is cheaper than json_each
+		rows, err = q.QueryContext(ctx, cols+` WHERE trade_id = ? ORDER BY position`, tradeIDs[0])
+	} else {
+		rows, err = q.QueryContext(ctx, cols+` WHERE trade_id IN (SELECT value FROM json_each(?)) ORDER BY trade_id, position`, jsonList(tradeIDs))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -327,36 +333,38 @@ func (db *DB) Trade(ctx context.Context, userID, id string) (EnrichedTrade, erro
 }
 
 func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedTrade, error) {
-	t, err := loadTrade(ctx, q, userID, id)
+	// The trade with its account's and playbook's fields, in one query.
+	var e EnrichedTrade
+	var playbookTitle sql.NullString
+	t, err := scanTrade(scanPlus{q.QueryRowContext(ctx, `SELECT `+tradeColumns+`, a.account_number, a.prop_firm, a.firms_logo, p.title
+		FROM trades t JOIN accounts a ON a.id = t.account_id LEFT JOIN playbooks p ON p.id = t.playbook_id
+		WHERE t.user_id = ? AND t.id = ?`, userID, id), []any{&e.AccountNumber, &e.PropFirm, &e.FirmsLogo, &playbookTitle}})
+	if errors.Is(err, sql.ErrNoRows) {
+		return EnrichedTrade{}, notFound("Trade")
+	}
 	if err != nil {
 		return EnrichedTrade{}, err
 	}
+	fills, err := loadExecutions(ctx, q, []string{id})
+	if err != nil {
+		return EnrichedTrade{}, err
+	}
+	t.Executions = fills[id]
 	tags, err := loadTags(ctx, q, tradeTags, []string{id})
 	if err != nil {
 		return EnrichedTrade{}, err
 	}
 	t.Tags = tags[id]
 	r := t.review
-	e := EnrichedTrade{
-		Trade:            t,
-		StarRating:       r.starRating,
-		ReviewNotes:      rawOr(sql.NullString{String: deref(r.reviewNotes), Valid: r.reviewNotes != nil}, "null"),
-		StopLossLevels:   rawOr(sql.NullString{String: r.stops, Valid: true}, "[]"),
-		TakeProfitLevels: rawOr(sql.NullString{String: r.targets, Valid: true}, "[]"),
-		RRatio:           r.rRatio,
-		PlaybookID:       r.playbookID,
-		ReviewedAt:       r.reviewedAt,
-	}
+	e.Trade = t
+	e.StarRating = r.starRating
+	e.ReviewNotes = rawOr(sql.NullString{String: deref(r.reviewNotes), Valid: r.reviewNotes != nil}, "null")
+	e.StopLossLevels = rawOr(sql.NullString{String: r.stops, Valid: true}, "[]")
+	e.TakeProfitLevels = rawOr(sql.NullString{String: r.targets, Valid: true}, "[]")
+	e.RRatio, e.PlaybookID, e.ReviewedAt = r.rRatio, r.playbookID, r.reviewedAt
 	if e.RRatio != nil {
 		basis := "planned"
 		e.RRatioBasis = &basis
-	}
-	var playbookTitle sql.NullString
-	err = q.QueryRowContext(ctx, `SELECT a.account_number, a.prop_firm, a.firms_logo, p.title
-		FROM trades t JOIN accounts a ON a.id = t.account_id LEFT JOIN playbooks p ON p.id = t.playbook_id
-		WHERE t.id = ?`, id).Scan(&e.AccountNumber, &e.PropFirm, &e.FirmsLogo, &playbookTitle)
-	if err != nil {
-		return EnrichedTrade{}, err
 	}
 	if e.PlaybookID != nil {
 		e.Playbooks = &PlaybookRef{ID: *e.PlaybookID, Title: playbookTitle.String}
@@ -376,6 +384,14 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 	}
 	return e, nil
 }
+
+// scanPlus scans a trade's columns followed by more.
+type scanPlus struct {
+	row  interface{ Scan(...any) error }
+	more []any
+}
+
+func (s scanPlus) Scan(dest ...any) error { return s.row.Scan(append(dest, s.more...)...) }
 
 func deref[T any](p *T) T {
 	var zero T
