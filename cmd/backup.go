@@ -78,7 +78,7 @@ func backup(ctx context.Context, d *dataDir, dest string) error {
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
 
-	if err := writeFileSync(filepath.Join(tmp, "secret"), d.secret, 0o600); err != nil {
+	if err := files.WriteSecret(filepath.Join(tmp, "secret"), d.secret); err != nil {
 		return err
 	}
 	dbPath := filepath.Join(tmp, "journal.db")
@@ -88,7 +88,7 @@ func backup(ctx context.Context, d *dataDir, dest string) error {
 	if err := os.Chmod(dbPath, 0o600); err != nil {
 		return err
 	}
-	if err := syncFile(dbPath); err != nil {
+	if err := files.Sync(dbPath); err != nil {
 		return err
 	}
 	copied, err := db.Open(ctx, dbPath)
@@ -112,7 +112,7 @@ func backup(ctx context.Context, d *dataDir, dest string) error {
 		}
 	}
 	for _, dir := range []string{filepath.Join(tmp, "files", "sha256"), filepath.Join(tmp, "files"), tmp} {
-		if err := syncDir(dir); err != nil {
+		if err := files.Sync(dir); err != nil {
 			return err
 		}
 	}
@@ -123,32 +123,5 @@ func backup(ctx context.Context, d *dataDir, dest string) error {
 	if err := os.Rename(tmp, dest); err != nil {
 		return err
 	}
-	return syncDir(parent)
+	return files.Sync(parent)
 }
-
-func writeFileSync(path string, b []byte, mode os.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func syncFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
-}
-
-func syncDir(dir string) error { return syncFile(dir) }

@@ -88,6 +88,13 @@ func LoadSecret(path string) ([]byte, error) {
 func createSecret(path string) error {
 	b := make([]byte, SecretSize)
 	rand.Read(b)
+	return WriteSecret(path, b)
+}
+
+// WriteSecret writes a signing key to path durably, mode 0600: to a temp
+// file, synced, then linked into place (failing with fs.ErrExist when path
+// exists) and the directory synced, since links handed out depend on it.
+func WriteSecret(path string, b []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".secret-*")
 	if err != nil {
 		return err
@@ -111,5 +118,8 @@ func createSecret(path string) error {
 	if err := os.Link(f.Name(), path); err != nil {
 		return err // ErrExist if another process won
 	}
-	return syncDir(filepath.Dir(path)) // links already handed out depend on it
+	return syncDir(filepath.Dir(path))
 }
+
+// Sync flushes a file or a directory (its entries) to stable storage.
+func Sync(path string) error { return syncDir(path) }
