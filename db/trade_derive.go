@@ -35,7 +35,11 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 		t.AccountID = in.AccountID.Value
 	}
 	if in.Symbol.Set {
-		t.Symbol = normalise(in.Symbol.Value)
+		if s := normalise(in.Symbol.Value); s != t.Symbol {
+			// An asset class set by hand was about the old symbol.
+			t.assetClassSet = in.AssetClass.Set && !in.AssetClass.Null
+			t.Symbol = s
+		}
 	}
 	if in.Side.Set {
 		t.Side = in.Side.Value
@@ -48,8 +52,8 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 		t.statusOverride = in.Status.Ptr()
 	}
 	if in.EntryDate.Set {
-		// A day trade's exit date follows its entry date unless given.
-		if !in.ExitDate.Set && t.ExitDate != nil && *t.ExitDate == t.EntryDate {
+		// An exit date that defaulted to the entry date follows it.
+		if !in.ExitDate.Set && !t.exitDateSet && t.ExitDate != nil && *t.ExitDate == t.EntryDate {
 			t.ExitDate = &in.EntryDate.Value
 		}
 		t.EntryDate = in.EntryDate.Value
@@ -68,6 +72,7 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 	}
 	if in.ExitDate.Set {
 		t.ExitDate = in.ExitDate.Ptr()
+		t.exitDateSet = t.ExitDate != nil
 	}
 	if in.ExitTime.Set {
 		t.ExitTime = in.ExitTime.Ptr()
@@ -90,7 +95,20 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 	if err != nil {
 		return err
 	}
-	return priceTrade(t, overrides)
+	// A value the server would derive anyway is no override: a client
+	// sending back a trade it read must not pin its class or status.
+	if in.AssetClass.Set && !in.AssetClass.Null {
+		if _, derived, _, err := resolveInstrument(t.Symbol, "", false, overrides); err == nil && derived == t.AssetClass {
+			t.assetClassSet = false
+		}
+	}
+	if err := priceTrade(t, overrides); err != nil {
+		return err
+	}
+	if in.Status.Set && !in.Status.Null && t.derivedStatus == in.Status.Value {
+		t.statusOverride = nil
+	}
+	return nil
 }
 
 // newExecution builds a fill from its input. A fill without a timestamp
@@ -155,7 +173,7 @@ func priceTrade(t *Trade, overrides map[string]Instrument) error {
 		first := t.Executions[0]
 		t.Quantity, t.EntryPrice, t.ExitPrice = pos.Quantity, pos.EntryPrice, pos.ExitPrice
 		t.EntryDate, t.EntryTime = first.ExecutionDate, &first.ExecutionTime
-		t.ExitDate, t.ExitTime = nil, nil
+		t.ExitDate, t.ExitTime, t.exitDateSet = nil, nil, false
 		if pos.Flat {
 			last := lastClosingFill(t.Executions)
 			t.ExitDate, t.ExitTime = &last.ExecutionDate, &last.ExecutionTime
@@ -169,25 +187,25 @@ func priceTrade(t *Trade, overrides map[string]Instrument) error {
 			t.GrossPnL = PnL(t.Side, t.EntryPrice, *t.ExitPrice, t.Quantity, pv)
 			if t.ExitDate == nil {
 				d := t.EntryDate // a day trade unless told otherwise
-				t.ExitDate = &d
+				t.ExitDate, t.exitDateSet = &d, false
 			}
 			if *t.ExitDate < t.EntryDate {
 				return &InvalidError{Field: "exit_date", Message: "exit_date must not be before entry_date " + t.EntryDate}
 			}
 			closed = true
 		} else {
-			t.ExitDate, t.ExitTime = nil, nil
+			t.ExitDate, t.ExitTime, t.exitDateSet = nil, nil, false
 		}
 		t.NetPnL = Round8(t.GrossPnL - t.TotalCommission)
 	}
 
-	switch {
-	case t.statusOverride != nil:
+	t.derivedStatus = "open"
+	if closed {
+		t.derivedStatus = Status(t.NetPnL)
+	}
+	t.Status = t.derivedStatus
+	if t.statusOverride != nil {
 		t.Status = *t.statusOverride
-	case closed:
-		t.Status = Status(t.NetPnL)
-	default:
-		t.Status = "open"
 	}
 	t.review.rRatio, err = planR(t)
 	return err

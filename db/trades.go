@@ -36,6 +36,8 @@ type Trade struct {
 	root           string
 	statusOverride *string
 	assetClassSet  bool
+	exitDateSet    bool   // exit_date is the client's, not the entry date by default
+	derivedStatus  string // the status without the override
 	review         tradeReview
 }
 
@@ -136,7 +138,7 @@ const tradeColumns = `t.id, t.account_id, t.symbol, t.root, t.side, t.quantity, 
 	t.entry_date, t.entry_time, t.exit_date, t.exit_time, t.gross_pnl, t.net_pnl, t.total_commission,
 	t.status, t.status_override, t.asset_class, t.asset_class_set, t.point_value, t.created_at, t.updated_at,
 	t.star_rating, t.review_notes, t.stop_loss_levels, t.take_profit_levels, t.playbook_id, t.reviewed_at,
-	t.r_ratio, t.has_violations`
+	t.r_ratio, t.has_violations, t.exit_date_set`
 
 func scanTrade(s interface{ Scan(...any) error }) (Trade, error) {
 	var t Trade
@@ -144,7 +146,7 @@ func scanTrade(s interface{ Scan(...any) error }) (Trade, error) {
 		&t.EntryDate, &t.EntryTime, &t.ExitDate, &t.ExitTime, &t.GrossPnL, &t.NetPnL, &t.TotalCommission,
 		&t.Status, &t.statusOverride, &t.AssetClass, &t.assetClassSet, &t.PointValue, &t.CreatedAt, &t.UpdatedAt,
 		&t.review.starRating, &t.review.reviewNotes, &t.review.stops, &t.review.targets, &t.review.playbookID,
-		&t.review.reviewedAt, &t.review.rRatio, &t.review.hasViolations)
+		&t.review.reviewedAt, &t.review.rRatio, &t.review.hasViolations, &t.exitDateSet)
 	return t, err
 }
 
@@ -164,13 +166,13 @@ func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Tr
 	if _, err := tx.ExecContext(ctx, `INSERT INTO trades (user_id, id, account_id, symbol, root, side, quantity,
 		entry_price, exit_price, entry_date, entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission,
 		status, status_override, asset_class, asset_class_set, point_value, created_at, updated_at,
-		star_rating, review_notes, stop_loss_levels, take_profit_levels, playbook_id, reviewed_at, r_ratio)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		star_rating, review_notes, stop_loss_levels, take_profit_levels, playbook_id, reviewed_at, r_ratio, exit_date_set)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		userID, t.ID, t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
 		t.EntryDate, t.EntryTime, t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission,
 		t.Status, t.statusOverride, t.AssetClass, t.assetClassSet, t.PointValue, t.CreatedAt, t.UpdatedAt,
 		t.review.starRating, t.review.reviewNotes, t.review.stops, t.review.targets, t.review.playbookID,
-		t.review.reviewedAt, t.review.rRatio); err != nil {
+		t.review.reviewedAt, t.review.rRatio, t.exitDateSet); err != nil {
 		return Trade{}, err
 	}
 	if err := insertExecutions(ctx, tx, t.ID, t.Executions); err != nil {
@@ -225,12 +227,12 @@ func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFill
 		quantity = ?, entry_price = ?, exit_price = ?, entry_date = ?, entry_time = ?, exit_date = ?, exit_time = ?,
 		gross_pnl = ?, net_pnl = ?, total_commission = ?, status = ?, status_override = ?, asset_class = ?,
 		asset_class_set = ?, point_value = ?, updated_at = ?, star_rating = ?, review_notes = ?, stop_loss_levels = ?,
-		take_profit_levels = ?, playbook_id = ?, reviewed_at = ?, r_ratio = ?
+		take_profit_levels = ?, playbook_id = ?, reviewed_at = ?, r_ratio = ?, exit_date_set = ?
 		WHERE user_id = ? AND id = ?`,
 		t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice, t.EntryDate, t.EntryTime,
 		t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.statusOverride, t.AssetClass,
 		t.assetClassSet, t.PointValue, t.UpdatedAt, t.review.starRating, t.review.reviewNotes, t.review.stops,
-		t.review.targets, t.review.playbookID, t.review.reviewedAt, t.review.rRatio, userID, t.ID); err != nil {
+		t.review.targets, t.review.playbookID, t.review.reviewedAt, t.review.rRatio, t.exitDateSet, userID, t.ID); err != nil {
 		return err
 	}
 	if replaceFills {

@@ -149,6 +149,7 @@ CREATE TABLE trades (
     entry_time         TEXT,
     exit_date          TEXT,
     exit_time          TEXT,
+    exit_date_set      INTEGER NOT NULL DEFAULT 0 CHECK (exit_date_set IN (0, 1)), -- the client's, not defaulted
     gross_pnl          REAL NOT NULL DEFAULT 0,
     net_pnl            REAL NOT NULL DEFAULT 0,
     total_commission   REAL NOT NULL DEFAULT 0 CHECK (total_commission >= 0),

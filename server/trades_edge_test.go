@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -74,6 +75,30 @@ func TestTradeEdges(t *testing.T) {
 		body := fmt.Sprintf(`{"account_id": %q, "symbol": "ES", "side": "long", "entry_date": "9999-12-31", "entry_price": 1, "quantity": 1}`, e.accountID)
 		if status, b := e.do(t, "POST", "/api/v1/trades", e.key, body); status != 400 || decode[errBody](t, b).Details["entry_date"] == "" {
 			t.Errorf("year 9999: got %d %s, want 400 naming entry_date", status, b)
+		}
+	})
+
+	t.Run("a trade sent back as read pins neither class nor status", func(t *testing.T) {
+		tr, _ := e.create(t, e.tradeBody("SPY", "long", `"entry_price": 600, "quantity": 1`))
+		_, b := e.do(t, "GET", "/api/v1/trades/"+tr.ID, e.key, "")
+		var read struct{ Data json.RawMessage }
+		json.Unmarshal(b, &read)
+		e.put(t, tr.ID, string(read.Data))
+		got := e.put(t, tr.ID, `{"symbol": "ESH6", "exit_price": 610}`)
+		if got.AssetClass != "futures" || got.PointValue != 50 || got.GrossPnL != 500 || got.Status != "win" {
+			t.Errorf("after a round trip and a new symbol: %s, point value %v, gross %v, %s; want futures, 50, 500, win",
+				got.AssetClass, got.PointValue, got.GrossPnL, got.Status)
+		}
+		// A status that differs from the derived one is still an override.
+		if got := e.put(t, tr.ID, `{"status": "loss"}`); got.Status != "loss" {
+			t.Errorf("manual status = %s, want loss", got.Status)
+		}
+	})
+
+	t.Run("an exit date the client gave stays when the entry moves", func(t *testing.T) {
+		tr, _ := e.create(t, e.tradeBody("ES", "long", `"entry_price": 5000, "quantity": 1, "exit_price": 5001, "exit_date": "2026-02-05"`))
+		if got := e.put(t, tr.ID, `{"entry_date": "2026-02-02"}`); *got.ExitDate != "2026-02-05" {
+			t.Errorf("exit_date %s, want the client's 2026-02-05 kept", *got.ExitDate)
 		}
 	})
 }
