@@ -147,23 +147,57 @@ func loadPlaybookStrategies(ctx context.Context, q querier, ids []string) (map[s
 
 // setCriteria replaces a playbook's criteria of one kind when they were
 // given: new ids, ordered 1..n as given.
-func (db *DB) setCriteria(ctx context.Context, tx txn, playbookID, kind string, descriptions Optional[[]string]) error {
-	if !descriptions.Set {
+func (db *DB) setCriteria(ctx context.Context, tx txn, playbookID, kind string, criteria Optional[[]CriterionInput]) error {
+	if !criteria.Set {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM playbook_criteria WHERE playbook_id = ? AND kind = ?`, playbookID, kind); err != nil {
-		return err
-	}
-	if len(descriptions.Value) == 0 {
-		return nil
-	}
-	stmt, err := tx.stmt(ctx, `INSERT INTO playbook_criteria (id, playbook_id, kind, description, position)
-		VALUES (?, ?, ?, ?, ?)`)
+	// Criteria sent with the id of one of this kind's criteria keep it;
+	// the rest of the old ones go, with trades' answers about them.
+	existing := map[string]bool{}
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM playbook_criteria WHERE playbook_id = ? AND kind = ?`, playbookID, kind)
 	if err != nil {
 		return err
 	}
-	for i, d := range descriptions.Value {
-		if _, err := stmt.ExecContext(ctx, db.NewID(), playbookID, kind, d, i+1); err != nil {
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		existing[id] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	ids := make([]string, len(criteria.Value))
+	kept := []string{}
+	for i, c := range criteria.Value {
+		if existing[c.ID] {
+			ids[i] = c.ID
+			kept = append(kept, c.ID)
+			delete(existing, c.ID) // a repeated id is a new criterion
+		} else {
+			ids[i] = db.NewID()
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM playbook_criteria WHERE playbook_id = ? AND kind = ?
+		AND id NOT IN (SELECT value FROM json_each(?))`, playbookID, kind, jsonList(kept)); err != nil {
+		return err
+	}
+	// Move the kept ones out of the way of the unique positions first.
+	if _, err := tx.ExecContext(ctx, `UPDATE playbook_criteria SET position = position + 1000000
+		WHERE playbook_id = ? AND kind = ?`, playbookID, kind); err != nil {
+		return err
+	}
+	stmt, err := tx.stmt(ctx, `INSERT INTO playbook_criteria (id, playbook_id, kind, description, position)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET description = excluded.description, position = excluded.position`)
+	if err != nil {
+		return err
+	}
+	for i, c := range criteria.Value {
+		if _, err := stmt.ExecContext(ctx, ids[i], playbookID, kind, c.Description, i+1); err != nil {
 			return err
 		}
 	}

@@ -49,9 +49,17 @@ type PlaybookInput struct {
 	Description     Optional[string]   `json:"description"`
 	ContentMarkdown Optional[string]   `json:"content_markdown"`
 	StrategyIDs     Optional[[]string] `json:"strategy_ids"`
-	EntryCriteria   Optional[[]string] `json:"-"`
-	ExitCriteria    Optional[[]string] `json:"-"`
+	EntryCriteria   Optional[[]CriterionInput] `json:"-"`
+	ExitCriteria    Optional[[]CriterionInput] `json:"-"`
 	TagIDs          Optional[[]string] `json:"tag_ids"`
+}
+
+// CriterionInput is one criterion of a playbook body: a description, and
+// the id of the criterion it keeps, when it is one of the playbook's (so
+// trades' checklist answers about it survive the edit).
+type CriterionInput struct {
+	ID          string
+	Description string
 }
 
 const playbookColumns = `id, title, description, content_markdown, created_at, updated_at`

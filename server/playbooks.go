@@ -62,11 +62,11 @@ func decodePlaybook(w http.ResponseWriter, r *http.Request, create bool) (db.Pla
 
 // criteria reads a list of criteria: each a non-blank string, stored
 // trimmed.
-func criteria(f fieldErrors, field string, v db.Optional[[]json.RawMessage]) db.Optional[[]string] {
+func criteria(f fieldErrors, field string, v db.Optional[[]json.RawMessage]) db.Optional[[]db.CriterionInput] {
 	if !v.Set {
-		return db.Optional[[]string]{}
+		return db.Optional[[]db.CriterionInput]{}
 	}
-	out := db.Optional[[]string]{Set: true, Value: []string{}}
+	out := db.Optional[[]db.CriterionInput]{Set: true, Value: []db.CriterionInput{}}
 	if v.Null {
 		f.add(field, field+" cannot be null; send [] to clear")
 		return out
@@ -76,19 +76,27 @@ func criteria(f fieldErrors, field string, v db.Optional[[]json.RawMessage]) db.
 	}
 	for i, raw := range v.Value {
 		path := fmt.Sprintf("%s[%d]", field, i)
+		// A string, or a criterion as read ({id, description, order}), so a
+		// client can send back what it read and keep the criterion's id.
+		var c struct {
+			ID          string  `json:"id"`
+			Description *string `json:"description"`
+		}
 		var s string
-		if err := json.Unmarshal(raw, &s); err != nil || string(raw) == "null" {
-			f.add(path, path+" must be a string")
+		if err := json.Unmarshal(raw, &s); err == nil && string(raw) != "null" {
+			c.Description = &s
+		} else if err := json.Unmarshal(raw, &c); err != nil || len(raw) == 0 || raw[0] != '{' || c.Description == nil {
+			f.add(path, path+` must be a string or an object {"id", "description"}`)
 			continue
 		}
-		s = strings.TrimSpace(s)
+		s = strings.TrimSpace(*c.Description)
 		switch n := utf8.RuneCountInString(s); {
 		case n == 0:
 			f.add(path, path+" must not be empty")
 		case n > maxCriterionLen:
 			f.add(path, fmt.Sprintf("%s must be at most %d characters", path, maxCriterionLen))
 		}
-		out.Value = append(out.Value, s)
+		out.Value = append(out.Value, db.CriterionInput{ID: strings.ToLower(c.ID), Description: s})
 	}
 	return out
 }
