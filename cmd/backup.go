@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -21,7 +22,8 @@ func newBackupCmd(cfg *globalConfig) *cobra.Command {
 		Long: `backup writes a complete data directory to DEST: a consistent copy of the database
 (VACUUM INTO), every file a document uses (hard-linked where the file system allows), and the
 secret that signs document links. It is built under a temporary name beside DEST and renamed
-when whole, so DEST, once it exists, is always complete. DEST must not exist or be empty.
+when whole, so DEST, once it exists, is always complete. DEST must not exist or be an empty
+directory (a mount point, say: then the copy is built inside it and journal.db moved in last).
 Serve the copy with: tradejournal serve --data DEST`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -36,14 +38,23 @@ Serve the copy with: tradejournal serve --data DEST`,
 			defer d.Close()
 			// A document deleted between the copy of the database and the copy
 			// of its file makes the copy lack that file: start again.
+			var missing []string
 			for attempt := 1; ; attempt++ {
-				err = backup(cmd.Context(), d, dest)
+				missing, err = backup(cmd.Context(), d, dest)
 				if !errors.Is(err, errBlobGone) || attempt == 3 {
 					break
 				}
 			}
 			if err != nil {
 				return err
+			}
+			if len(missing) > 0 {
+				// The journal had lost them before: the backup is as whole as
+				// the journal, and says what it lacks.
+				for _, hash := range missing {
+					fmt.Fprintf(out(cmd), "missing in the journal, so in the backup too: file %s\n", hash)
+				}
+				return fmt.Errorf("backup written to %s, but %d file(s) documents use were already missing (see check)", dest, len(missing))
 			}
 			fmt.Fprintln(out(cmd), "backup written to", dest)
 			return nil
@@ -67,61 +78,84 @@ func usableDest(dest string) error {
 	return nil
 }
 
-func backup(ctx context.Context, d *dataDir, dest string) error {
-	parent := filepath.Dir(dest)
+// backup writes the copy and returns the files that documents of the copy
+// use but that were already missing from the journal.
+func backup(ctx context.Context, d *dataDir, dest string) (missing []string, err error) {
+	// The copy is built beside DEST and renamed into place. A DEST that
+	// exists (empty) may be a mount point, which cannot be renamed over:
+	// then the copy is built inside it, and journal.db moved in last.
+	parent, into := filepath.Dir(dest), false
+	if info, err := os.Stat(dest); err == nil && info.IsDir() {
+		parent, into = dest, true
+	}
 	if err := os.MkdirAll(parent, 0o700); err != nil {
-		return err
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dest)+".partial-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
 
 	if err := files.WriteSecret(filepath.Join(tmp, "secret"), d.secret); err != nil {
-		return err
+		return nil, err
 	}
 	dbPath := filepath.Join(tmp, "journal.db")
 	if err := d.db.VacuumInto(ctx, dbPath); err != nil {
-		return fmt.Errorf("copy the database: %w", err)
+		return nil, fmt.Errorf("copy the database: %w", err)
 	}
 	if err := os.Chmod(dbPath, 0o600); err != nil {
-		return err
+		return nil, err
 	}
 	if err := files.Sync(dbPath); err != nil {
-		return err
+		return nil, err
 	}
 	copied, err := db.Open(ctx, dbPath)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	refs, err := copied.BlobRefs(ctx)
 	copied.Close()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	store, err := files.Open(filepath.Join(tmp, "files"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for hash := range refs {
-		if err := d.files.CopyInto(store, hash); errors.Is(err, fs.ErrNotExist) {
-			return errBlobGone
-		} else if err != nil {
-			return fmt.Errorf("copy file %s: %w", hash, err)
+		err := d.files.CopyInto(store, hash)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Deleted since the snapshot (start again), or lost before it.
+			if n, err := d.db.BlobUses(ctx, hash); err != nil || n == 0 {
+				return nil, errBlobGone
+			}
+			missing = append(missing, hash)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("copy file %s: %w", hash, err)
 		}
 	}
+	slices.Sort(missing)
 	for _, dir := range []string{filepath.Join(tmp, "files", "sha256"), filepath.Join(tmp, "files"), tmp} {
 		if err := files.Sync(dir); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	if into {
+		for _, name := range []string{"secret", "files", "journal.db"} {
+			if err := os.Rename(filepath.Join(tmp, name), filepath.Join(dest, name)); err != nil {
+				return nil, err
+			}
+		}
+		return missing, files.Sync(dest)
+	}
 	if err := usableDest(dest); err != nil { // it may have appeared meanwhile
-		return err
+		return nil, err
 	}
-	os.Remove(dest) // an empty directory is replaced
 	if err := os.Rename(tmp, dest); err != nil {
-		return err
+		return nil, err
 	}
-	return files.Sync(parent)
+	return missing, files.Sync(parent)
 }

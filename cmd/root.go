@@ -120,6 +120,15 @@ func openExistingDataDir(ctx context.Context, path string) (*dataDir, error) {
 		}
 		return nil, err
 	}
+	// A new secret would quietly invalidate every link handed out: only
+	// serve makes one, and says so.
+	if _, err := os.Stat(filepath.Join(path, "secret")); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s has a journal but no secret: document links signed with it can no longer verify; "+
+				"restore it from a backup, or start serve to make a new one", path)
+		}
+		return nil, err
+	}
 	return openDataDir(ctx, path)
 }
 

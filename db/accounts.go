@@ -236,13 +236,14 @@ func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool
 		return Deleted{}, err
 	}
 	defer tx.Rollback()
-	var trades, documents, reportCards, tagLinks int
+	var trades, writeUps, documents, reportCards, tagLinks int
 	err = tx.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM trades WHERE account_id = a.id),
+		(SELECT count(*) FROM write_ups w JOIN trades t ON t.id = w.trade_id WHERE t.account_id = a.id),
 		(SELECT count(*) FROM documents WHERE account_id = a.id),
 		(SELECT count(*) FROM report_cards WHERE account_id = a.id),
 		(SELECT count(*) FROM account_tags WHERE account_id = a.id)
-		FROM accounts a WHERE a.user_id = ? AND a.id = ?`, userID, id).Scan(&trades, &documents, &reportCards, &tagLinks)
+		FROM accounts a WHERE a.user_id = ? AND a.id = ?`, userID, id).Scan(&trades, &writeUps, &documents, &reportCards, &tagLinks)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Deleted{}, notFound("Account")
 	}
@@ -261,6 +262,9 @@ func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool
 			return Deleted{}, err
 		}
 		d.Warnings = append(d.Warnings, "Deleted "+plural(trades, "trade"))
+		if writeUps > 0 {
+			d.Warnings = append(d.Warnings, "Deleted "+plural(writeUps, "trade write-up"))
+		}
 	}
 	if documents > 0 {
 		if d.Blobs, err = deleteAccountDocuments(ctx, tx, userID, id); err != nil {

@@ -78,6 +78,18 @@ func (db *DB) SetInstrument(ctx context.Context, userID, root string, pointValue
 		return Instrument{}, 0, err
 	}
 	n, err := db.repriceRoot(ctx, tx, userID, root)
+	var inv *InvalidError
+	if errors.As(err, &inv) {
+		// A new asset class left the root's futures trades without a point value.
+		trades, err := countRootFutures(ctx, tx, userID, root)
+		if err != nil {
+			return Instrument{}, 0, err
+		}
+		return Instrument{}, 0, &ConflictError{
+			Message: "Trades of root " + root + " are futures and would have no point value as " + assetClass + "; change or delete them first",
+			Details: map[string]string{"trades": strconv.Itoa(trades)},
+		}
+	}
 	if err != nil {
 		return Instrument{}, 0, err
 	}
@@ -104,9 +116,8 @@ func (db *DB) DeleteInstrument(ctx context.Context, userID, root string) (Delete
 	// Without it, the root's trades would have no point value: a bare root
 	// would even fall back to being a stock, quietly priced at 1.
 	if _, builtin := BuiltinPointValues[root]; class == AssetFutures && !builtin {
-		var trades int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades WHERE user_id = ? AND root = ? AND asset_class = 'futures'`,
-			userID, root).Scan(&trades); err != nil {
+		trades, err := countRootFutures(ctx, tx, userID, root)
+		if err != nil {
 			return Deleted{}, 0, err
 		}
 		if trades > 0 {
@@ -176,4 +187,12 @@ func (db *DB) repriceRoot(ctx context.Context, tx txn, userID, root string) (int
 		}
 	}
 	return len(ids), nil
+}
+
+// countRootFutures counts the user's futures trades of root.
+func countRootFutures(ctx context.Context, tx txn, userID, root string) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades WHERE user_id = ? AND root = ? AND asset_class = 'futures'`,
+		userID, root).Scan(&n)
+	return n, err
 }

@@ -45,13 +45,13 @@ type PlaybookStrategy struct {
 // StrategyIDs, EntryCriteria and ExitCriteria given replace their sets;
 // the criteria are decoded and validated by the caller, element by element.
 type PlaybookInput struct {
-	Title           Optional[string]   `json:"title"`
-	Description     Optional[string]   `json:"description"`
-	ContentMarkdown Optional[string]   `json:"content_markdown"`
-	StrategyIDs     Optional[[]string] `json:"strategy_ids"`
+	Title           Optional[string]           `json:"title"`
+	Description     Optional[string]           `json:"description"`
+	ContentMarkdown Optional[string]           `json:"content_markdown"`
+	StrategyIDs     Optional[[]string]         `json:"strategy_ids"`
 	EntryCriteria   Optional[[]CriterionInput] `json:"-"`
 	ExitCriteria    Optional[[]CriterionInput] `json:"-"`
-	TagIDs          Optional[[]string] `json:"tag_ids"`
+	TagIDs          Optional[[]string]         `json:"tag_ids"`
 }
 
 // CriterionInput is one criterion of a playbook body: a description, and

@@ -115,8 +115,17 @@ func WriteSecret(path string, b []byte) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := os.Link(f.Name(), path); err != nil {
-		return err // ErrExist if another process won
+	if err := os.Link(f.Name(), path); errors.Is(err, fs.ErrExist) {
+		return err // another process won
+	} else if err != nil {
+		// A file system without hard links (exFAT, some shares): rename,
+		// unless the key appeared meanwhile.
+		if _, serr := os.Stat(path); serr == nil {
+			return fs.ErrExist
+		}
+		if err := os.Rename(f.Name(), path); err != nil {
+			return err
+		}
 	}
 	return syncDir(filepath.Dir(path))
 }

@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -101,4 +102,24 @@ func TestTradeEdges(t *testing.T) {
 			t.Errorf("exit_date %s, want the client's 2026-02-05 kept", *got.ExitDate)
 		}
 	})
+}
+
+// TestInstrumentClassChangeAndAccountCascade: changing an override's
+// class away from futures while its futures trades need it is a 409, and
+// an account's cascade counts its trades' write-ups.
+func TestInstrumentClassChangeAndAccountCascade(t *testing.T) {
+	e := newTradeEnv(t)
+	e.do(t, "PUT", "/api/v1/instruments/FDAX", e.key, `{"point_value": 25}`)
+	tr, _ := e.create(t, e.tradeBody("FDAXZ5", "long", `"entry_price": 18000, "quantity": 1`))
+	status, b := e.do(t, "PUT", "/api/v1/instruments/FDAX", e.key, `{"point_value": 1, "asset_class": "stocks"}`)
+	if got := decode[errBody](t, b); status != 409 || got.Details["trades"] != "1" {
+		t.Errorf("FDAX as stocks with a futures trade: got %d %s, want 409 with the count", status, b)
+	}
+	if status, b := e.do(t, "POST", "/api/v1/write-ups", e.key, fmt.Sprintf(`{"trade_id": %q, "title": "notes"}`, tr.ID)); status != 201 {
+		t.Fatalf("write-up: %d %s", status, b)
+	}
+	status, b = e.do(t, "DELETE", "/api/v1/accounts/"+e.accountID+"?cascade=true", e.key, "")
+	if want := `"warnings":["Deleted 1 trade","Deleted 1 trade write-up"]`; status != 200 || !strings.Contains(string(b), want) {
+		t.Errorf("cascade delete: got %d %s, want %s", status, b, want)
+	}
 }
