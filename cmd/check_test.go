@@ -99,11 +99,6 @@ func wantFindings(t *testing.T, what, out string, err error, want ...string) {
 	}
 }
 
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 func TestCheckFindings(t *testing.T) {
 	t.Run("corrupt file", func(t *testing.T) {
 		d := newDocDir(t)

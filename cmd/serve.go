@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
@@ -73,6 +74,9 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 	}
 	defer unlock()
 
+	if exists(filepath.Join(cfg.dataDir, "journal.db")) && !exists(filepath.Join(cfg.dataDir, "secret")) {
+		logger.Warn("the journal has no secret: making a new one; document links handed out before no longer verify")
+	}
 	d, err := openDataDir(ctx, cfg.dataDir)
 	if err != nil {
 		return err
@@ -175,4 +179,9 @@ More users and keys: tradejournal user add NAME; tradejournal key create --user 
 
 `, key, key, baseURL)
 	return nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
