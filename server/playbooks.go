@@ -46,9 +46,7 @@ func decodePlaybook(w http.ResponseWriter, r *http.Request, create bool) (db.Pla
 	}
 	in := req.PlaybookInput
 	f := fieldErrors{}
-	in.Title.Value = strings.TrimSpace(in.Title.Value)
-	f.required("title", in.Title, create)
-	f.text("title", in.Title, maxTitle)
+	f.title(&in.Title, create, true)
 	f.text("description", in.Description, maxDescription)
 	f.text("content_markdown", in.ContentMarkdown, maxMarkdown)
 	in.EntryCriteria = criteria(f, "entry_criteria", req.EntryCriteria)

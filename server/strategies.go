@@ -68,9 +68,7 @@ func decodeStrategy(w http.ResponseWriter, r *http.Request, create bool) (db.Str
 	}
 	in := req.StrategyInput
 	f := fieldErrors{}
-	in.Title.Value = strings.TrimSpace(in.Title.Value)
-	f.required("title", in.Title, create)
-	f.text("title", in.Title, maxTitle)
+	f.title(&in.Title, create, true)
 	f.text("description", in.Description, maxDescription)
 	f.text("content_markdown", in.ContentMarkdown, maxMarkdown)
 	notNull(f, "type", in.Type)
