@@ -295,7 +295,7 @@ func loadEvaluations(ctx context.Context, q querier, tradeID string) ([]RuleEval
 		if err := rows.Scan(&e.ID, &e.StrategyID, &e.Result, &e.Severity, &violation, &snapshot, &e.EvaluatedAt); err != nil {
 			return nil, err
 		}
-		e.ViolationData = rawOr(violation, "null")
+		e.ViolationData = rawOr(violation.String, "null")
 		e.RuleSnapshot = json.RawMessage(snapshot)
 		out = append(out, e)
 	}

@@ -360,9 +360,9 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 	r := t.review
 	e.Trade = t
 	e.StarRating = r.starRating
-	e.ReviewNotes = rawOr(sql.NullString{String: deref(r.reviewNotes), Valid: r.reviewNotes != nil}, "null")
-	e.StopLossLevels = rawOr(sql.NullString{String: r.stops, Valid: true}, "[]")
-	e.TakeProfitLevels = rawOr(sql.NullString{String: r.targets, Valid: true}, "[]")
+	e.ReviewNotes = rawOr(deref(r.reviewNotes), "null")
+	e.StopLossLevels = rawOr(r.stops, "[]")
+	e.TakeProfitLevels = rawOr(r.targets, "[]")
 	e.RRatio, e.PlaybookID, e.ReviewedAt = r.rRatio, r.playbookID, r.reviewedAt
 	if e.RRatio != nil {
 		basis := "planned"
@@ -403,11 +403,11 @@ func deref[T any](p *T) T {
 	return *p
 }
 
-func rawOr(s sql.NullString, fallback string) json.RawMessage {
-	if !s.Valid || s.String == "" {
+func rawOr(s, fallback string) json.RawMessage {
+	if s == "" {
 		return json.RawMessage(fallback)
 	}
-	return json.RawMessage(s.String)
+	return json.RawMessage(s)
 }
 
 // DeleteTrade removes one of the user's trades with its fills, write-ups
@@ -449,11 +449,4 @@ func (db *DB) DeleteTrade(ctx context.Context, userID, id string) (Deleted, erro
 		d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
 	}
 	return d, tx.Commit()
-}
-
-// TradeCount is how many trades a user has; benchmarks and tests use it.
-func (db *DB) TradeCount(ctx context.Context, userID string) (int, error) {
-	var n int
-	err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM trades WHERE user_id = ?`, userID).Scan(&n)
-	return n, err
 }

@@ -43,25 +43,21 @@ var uploadFields = []string{"document_name", "category", "account_number", "repl
 // uploadSlot waits briefly for one of the server's upload slots: each
 // upload in flight holds a temp file and a connection for as long as the
 // client takes, so their number is bounded.
-func (s *Server) uploadSlot(r *http.Request) (release func(), err error) {
+func (s *Server) uploadSlot(r *http.Request) (release func(), ok bool) {
 	t := time.NewTimer(s.cfg.UploadWait)
 	defer t.Stop()
 	select {
 	case s.uploads <- struct{}{}:
-		return func() { <-s.uploads }, nil
+		return func() { <-s.uploads }, true
 	case <-t.C:
-		return nil, errUnavailable(nil)
 	case <-r.Context().Done():
-		return nil, r.Context().Err()
 	}
+	return nil, false
 }
 
-// errUnavailable is the 503 of a busy server, with Retry-After when w is
-// given.
+// errUnavailable is the 503 of a busy server, with Retry-After.
 func errUnavailable(w http.ResponseWriter) error {
-	if w != nil {
-		w.Header().Set("Retry-After", "5")
-	}
+	w.Header().Set("Retry-After", "5")
 	return &apiError{status: http.StatusServiceUnavailable, code: "UNAVAILABLE",
 		message: "Too many uploads in progress; retry after 5 seconds"}
 }
@@ -73,8 +69,8 @@ var errUploadTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code
 // new file of one (replace=true). The file streams to a temp file; only an
 // accepted upload's blob is placed, inside the row's transaction.
 func (s *Server) handleDocumentUpload(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	release, err := s.uploadSlot(r)
-	if err != nil {
+	release, ok := s.uploadSlot(r)
+	if !ok {
 		s.writeError(w, r, errUnavailable(w))
 		return
 	}

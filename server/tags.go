@@ -56,7 +56,7 @@ func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, p *db.P
 	f := fieldErrors{}
 	switch typ := req.Type.Value; typ {
 	case "tag_group":
-		name := tagName(f, req.Name, true)
+		name := tagName(f, req.Name)
 		color := groupColor(f, req.Color, true)
 		if err := f.err(); err != nil {
 			s.writeError(w, r, err)
@@ -70,7 +70,7 @@ func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, p *db.P
 		writeJSON(w, http.StatusCreated, map[string]db.TagGroup{"tagGroup": g})
 	case "tag":
 		groupID := bodyUUID(f, "tag_group_id", req.TagGroupID, true)
-		name := tagName(f, req.Name, true)
+		name := tagName(f, req.Name)
 		if err := f.err(); err != nil {
 			s.writeError(w, r, err)
 			return
@@ -105,7 +105,7 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.P
 		id := bodyUUID(f, "id", req.ID, true)
 		upd := db.TagGroupUpdate{SortOrder: sortOrder(f, "sort_order", req.SortOrder)}
 		if req.Name.Set {
-			upd.Name = db.Some(tagName(f, req.Name, true))
+			upd.Name = db.Some(tagName(f, req.Name))
 		}
 		if req.Color.Set {
 			upd.Color = db.Some(groupColor(f, req.Color, true))
@@ -124,7 +124,7 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.P
 		id := bodyUUID(f, "id", req.ID, true)
 		upd := db.TagUpdate{SortOrder: sortOrder(f, "sort_order", req.SortOrder)}
 		if req.Name.Set {
-			upd.Name = db.Some(tagName(f, req.Name, true))
+			upd.Name = db.Some(tagName(f, req.Name))
 		}
 		if req.TagGroupID.Set {
 			upd.TagGroupID = db.Some(bodyUUID(f, "tag_group_id", req.TagGroupID, true))
@@ -209,9 +209,9 @@ func badTagType(t db.Optional[string], allowed string) error {
 }
 
 // tagName reads a required tag or group name, trimmed.
-func tagName(f fieldErrors, v db.Optional[string], required bool) string {
+func tagName(f fieldErrors, v db.Optional[string]) string {
 	v.Value = strings.TrimSpace(v.Value)
-	f.required("name", v, required)
+	f.required("name", v, true)
 	f.text("name", v, maxTagName)
 	return v.Value
 }
