@@ -44,26 +44,18 @@ func (f TradeFilter) where(userID string) (string, []any) {
 	if len(f.TagIDs) > 0 {
 		add("t.id IN (SELECT trade_id FROM trade_tags WHERE tag_id IN (SELECT value FROM json_each(?)))", jsonList(f.TagIDs))
 	}
-	if f.AccountID != "" {
-		add("t.account_id = ?", f.AccountID)
-	}
-	if f.StartDate != "" {
-		add("t.entry_date >= ?", f.StartDate)
-	}
-	if f.EndDate != "" {
-		add("t.entry_date <= ?", f.EndDate)
-	}
-	if f.Status != "" {
-		add("t.status = ?", f.Status)
-	}
-	if f.Side != "" {
-		add("t.side = ?", f.Side)
-	}
-	if f.AssetClass != "" {
-		add("t.asset_class = ?", f.AssetClass)
-	}
-	if f.PlaybookID != "" {
-		add("t.playbook_id = ?", f.PlaybookID)
+	for _, c := range []struct{ cond, value string }{
+		{"t.account_id = ?", f.AccountID},
+		{"t.entry_date >= ?", f.StartDate},
+		{"t.entry_date <= ?", f.EndDate},
+		{"t.status = ?", f.Status},
+		{"t.side = ?", f.Side},
+		{"t.asset_class = ?", f.AssetClass},
+		{"t.playbook_id = ?", f.PlaybookID},
+	} {
+		if c.value != "" {
+			add(c.cond, c.value)
+		}
 	}
 	if f.MinPnL != nil {
 		add("t.net_pnl >= ?", *f.MinPnL)

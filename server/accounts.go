@@ -7,20 +7,6 @@ import (
 	"tradejournal/db"
 )
 
-func (s *Server) handleAccountList(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	page, err := parsePage(r.URL.Query())
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	accounts, total, err := s.db.Accounts(r.Context(), p.UserID, page)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeList(w, accounts, total, page)
-}
-
 func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 	id, err := pathID(r, "Account")
 	if err != nil {

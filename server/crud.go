@@ -18,6 +18,23 @@ import (
 // new record needs must be present.
 type decodeFunc[In any] func(w http.ResponseWriter, r *http.Request, create bool) (In, error)
 
+// listHandler answers an unfiltered list with a page and its pagination.
+func listHandler[T any](s *Server, list func(ctx context.Context, userID string, page db.Page) ([]T, int, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+		page, err := parsePage(r.URL.Query())
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		items, total, err := list(r.Context(), p.UserID, page)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeList(w, items, total, page)
+	}
+}
+
 // getHandler answers GET …/{id} with 200 {"data": record}. A malformed id
 // is the kind's 404, as an unknown one is.
 func getHandler[T any](s *Server, kind string, get func(ctx context.Context, userID, id string) (T, error)) handlerFunc {

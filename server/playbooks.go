@@ -24,20 +24,6 @@ type playbookRequest struct {
 	ExitCriteria  db.Optional[[]json.RawMessage] `json:"exit_criteria"`
 }
 
-func (s *Server) handlePlaybookList(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	page, err := parsePage(r.URL.Query())
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	playbooks, total, err := s.db.Playbooks(r.Context(), p.UserID, page)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeList(w, playbooks, total, page)
-}
-
 // decodePlaybook reads and validates a playbook body.
 func decodePlaybook(w http.ResponseWriter, r *http.Request, create bool) (db.PlaybookInput, error) {
 	var req playbookRequest

@@ -97,7 +97,7 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 func (s *Server) routes() []route {
 	writeUps, plans, chartBooks, reportCards := s.writeUps(), s.tradingPlans(), s.chartBooks(), s.reportCards()
 	return []route{
-		{"GET /api/v1/accounts", "accounts:read", false, s.handleAccountList},
+		{"GET /api/v1/accounts", "accounts:read", false, listHandler(s, s.db.Accounts)},
 		{"GET /api/v1/accounts/{id}", "accounts:read", false, getHandler(s, "Account", s.db.Account)},
 		{"POST /api/v1/accounts", "accounts:write", false, createHandler(s, decodeAccount, s.db.CreateAccount)},
 		{"PUT /api/v1/accounts/{id}", "accounts:write", false, updateHandler(s, "Account", decodeAccount, s.db.UpdateAccount)},
@@ -118,7 +118,7 @@ func (s *Server) routes() []route {
 		{"PUT /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentSet},
 		{"DELETE /api/v1/instruments/{root}", "trades:write", false, s.handleInstrumentDelete},
 
-		{"GET /api/v1/playbooks", "playbooks:read", false, s.handlePlaybookList},
+		{"GET /api/v1/playbooks", "playbooks:read", false, listHandler(s, s.db.Playbooks)},
 		{"GET /api/v1/playbooks/{id}", "playbooks:read", false, getHandler(s, "Playbook", s.db.Playbook)},
 		{"POST /api/v1/playbooks", "playbooks:write", false, createHandler(s, decodePlaybook, s.db.CreatePlaybook)},
 		{"PUT /api/v1/playbooks/{id}", "playbooks:write", false, updateHandler(s, "Playbook", decodePlaybook, s.db.UpdatePlaybook)},
