@@ -79,13 +79,7 @@ func check(ctx context.Context, d *dataDir, repair bool, minAge time.Duration, n
 	}
 	left := len(problems)
 
-	// The blobs are listed before the rows are read, so a blob placed by
-	// an upload in between is young, and a young unused blob is left alone.
-	blobs, err := d.files.Blobs()
-	if err != nil {
-		return 0, err
-	}
-	refs, err := d.db.BlobRefs(ctx)
+	blobs, refs, err := blobsAndRefs(ctx, d)
 	if err != nil {
 		return 0, err
 	}
@@ -178,11 +172,7 @@ func stillUnused(ctx context.Context, d *dataDir, b files.Entry) bool {
 // between placing a blob and committing its row, or a failed removal after
 // a delete, leaves one. Call it while no upload can be in flight.
 func removeUnusedBlobs(ctx context.Context, d *dataDir) (int, error) {
-	blobs, err := d.files.Blobs()
-	if err != nil {
-		return 0, err
-	}
-	refs, err := d.db.BlobRefs(ctx)
+	blobs, refs, err := blobsAndRefs(ctx, d)
 	if err != nil {
 		return 0, err
 	}
@@ -207,3 +197,15 @@ func removeUnusedBlobs(ctx context.Context, d *dataDir) (int, error) {
 // because there are no documents at all.
 var errNoDocuments = errors.New("files/ holds files but the journal has no documents: " +
 	"they are kept; if journal.db was replaced by mistake, restore it, else remove them with check --repair")
+
+// blobsAndRefs lists the stored blobs, then counts the documents using
+// each. In that order: a blob an upload places in between is young, and a
+// young unused blob is left alone.
+func blobsAndRefs(ctx context.Context, d *dataDir) ([]files.Entry, map[string]int, error) {
+	blobs, err := d.files.Blobs()
+	if err != nil {
+		return nil, nil, err
+	}
+	refs, err := d.db.BlobRefs(ctx)
+	return blobs, refs, err
+}

@@ -160,16 +160,35 @@ func setChecklist(ctx context.Context, tx txn, userID string, t *Trade, checks O
 		if _, err := tx.ExecContext(ctx, `DELETE FROM trade_criteria_checks WHERE trade_id = ?`, t.ID); err != nil {
 			return err
 		}
+		// The playbook of each criterion named, in one query.
+		ids := make([]string, len(checks.Value))
+		for i, c := range checks.Value {
+			ids[i] = c.CriterionID
+		}
+		playbookOf := map[string]string{}
+		rows, err := tx.QueryContext(ctx, `SELECT c.id, c.playbook_id FROM playbook_criteria c
+			JOIN playbooks p ON p.id = c.playbook_id WHERE p.user_id = ? AND c.id IN (SELECT value FROM json_each(?))`,
+			userID, jsonList(ids))
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id, playbookID string
+			if err := rows.Scan(&id, &playbookID); err != nil {
+				rows.Close()
+				return err
+			}
+			playbookOf[id] = playbookID
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
 		for i, c := range checks.Value {
 			field := "criteria_checklist[" + strconv.Itoa(i) + "].criterion_id"
-			var playbookID string
-			err := tx.QueryRowContext(ctx, `SELECT c.playbook_id FROM playbook_criteria c
-				JOIN playbooks p ON p.id = c.playbook_id WHERE p.user_id = ? AND c.id = ?`, userID, c.CriterionID).Scan(&playbookID)
-			if errors.Is(err, sql.ErrNoRows) {
+			playbookID, ok := playbookOf[c.CriterionID]
+			if !ok {
 				return &NotFoundError{Kind: "Criterion", Field: field}
-			}
-			if err != nil {
-				return err
 			}
 			if playbookID != *t.review.playbookID {
 				return &InvalidError{Field: field, Message: "criterion " + c.CriterionID + " is not a criterion of the trade's playbook"}
