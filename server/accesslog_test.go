@@ -1,0 +1,36 @@
+package server_test
+
+import (
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tradejournal/files"
+	"tradejournal/server"
+)
+
+// TestAccessLogNeverHoldsTheKey: every request is logged with its id,
+// method, path and status, and never with its API key, answered or not.
+func TestAccessLogNeverHoldsTheKey(t *testing.T) {
+	ts := newTestServer(t)
+	var logs syncBuffer
+	store, err := files.Open(filepath.Join(t.TempDir(), "files"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.srv = server.New(server.Config{Secret: []byte(testSecret)}, ts.db, store, slog.New(slog.NewTextHandler(&logs, nil)))
+	_, key := ts.newUser(t, "alice")
+	ok := ts.request(t, "GET", "/api/v1/accounts?limit=5", key, "")
+	bad := ts.request(t, "GET", "/api/v1/accounts", key[:len(key)-1]+"x", "")
+	log := logs.String()
+	for _, want := range []string{"request_id=" + ok.Header().Get("X-Request-Id"), "request_id=" + bad.Header().Get("X-Request-Id"),
+		"method=GET path=/api/v1/accounts status=200", "status=401"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("access log lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, key[3:40]) {
+		t.Errorf("access log holds the API key:\n%s", log)
+	}
+}
