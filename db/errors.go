@@ -5,6 +5,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"tradejournal/db/trading"
 )
 
 // NotFoundError says a record does not exist or is not the caller's; the
@@ -18,11 +20,10 @@ type NotFoundError struct {
 func (e *NotFoundError) Error() string { return e.Kind + " not found" }
 
 // InvalidError is a validation failure of one field, found by the rules in
-// this package (a fill that reverses the position, a root without a point
-// value).
-type InvalidError struct{ Field, Message string }
-
-func (e *InvalidError) Error() string { return e.Field + ": " + e.Message }
+// this package or the trading math (a fill that reverses the position, a
+// root without a point value). It is the trading package's error, so that
+// server maps the one type.
+type InvalidError = trading.InvalidError
 
 // ConflictError says a change would break a uniqueness rule or leave
 // dependent records behind. Details name what conflicts, for the client.

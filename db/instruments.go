@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"tradejournal/db/trading"
 )
 
 // Instrument is a root's point value: built in, or the user's own.
@@ -18,15 +20,15 @@ type Instrument struct {
 }
 
 // loadOverrides reads the user's point values by root.
-func loadOverrides(ctx context.Context, q querier, userID string) (map[string]Instrument, error) {
+func loadOverrides(ctx context.Context, q querier, userID string) (map[string]trading.Instrument, error) {
 	rows, err := q.QueryContext(ctx, `SELECT root, point_value, asset_class FROM instruments WHERE user_id = ?`, userID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := make(map[string]Instrument)
+	out := make(map[string]trading.Instrument)
 	for rows.Next() {
-		i := Instrument{Source: "user"}
+		var i trading.Instrument
 		if err := rows.Scan(&i.Root, &i.PointValue, &i.AssetClass); err != nil {
 			return nil, err
 		}
@@ -42,14 +44,14 @@ func (db *DB) Instruments(ctx context.Context, userID string) ([]Instrument, err
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Instrument, 0, len(BuiltinPointValues)+len(overrides))
-	for root, pv := range BuiltinPointValues {
+	out := make([]Instrument, 0, len(trading.BuiltinPointValues)+len(overrides))
+	for root, pv := range trading.BuiltinPointValues {
 		if _, ok := overrides[root]; !ok {
-			out = append(out, Instrument{Root: root, PointValue: pv, AssetClass: AssetFutures, Source: "builtin"})
+			out = append(out, Instrument{Root: root, PointValue: pv, AssetClass: trading.AssetFutures, Source: "builtin"})
 		}
 	}
 	for _, o := range overrides {
-		out = append(out, o)
+		out = append(out, Instrument{Root: o.Root, PointValue: o.PointValue, AssetClass: o.AssetClass, Source: "user"})
 	}
 	slices.SortFunc(out, func(a, b Instrument) int { return strings.Compare(a.Root, b.Root) })
 	return out, nil
@@ -58,7 +60,7 @@ func (db *DB) Instruments(ctx context.Context, userID string) ([]Instrument, err
 // NormaliseRoot is how roots are stored and matched: trimmed, upper case,
 // without a leading slash.
 func NormaliseRoot(root string) string {
-	return strings.TrimLeft(normalise(root), "/")
+	return strings.TrimLeft(trading.Normalise(root), "/")
 }
 
 // SetInstrument sets the user's point value for root and re-prices the
@@ -115,7 +117,7 @@ func (db *DB) DeleteInstrument(ctx context.Context, userID, root string) (Delete
 	}
 	// Without it, the root's trades would have no point value: a bare root
 	// would even fall back to being a stock, quietly priced at 1.
-	if _, builtin := BuiltinPointValues[root]; class == AssetFutures && !builtin {
+	if _, builtin := trading.BuiltinPointValues[root]; class == trading.AssetFutures && !builtin {
 		trades, err := countRootFutures(ctx, tx, userID, root)
 		if err != nil {
 			return Deleted{}, 0, err

@@ -3,18 +3,14 @@ package db
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
-)
 
-// Level is a planned stop-loss or take-profit price, optionally for part
-// of the position.
-type Level struct {
-	Price    float64  `json:"price"`
-	Quantity *float64 `json:"quantity,omitempty"`
-}
+	"tradejournal/db/trading"
+)
 
 // CriterionCheck is a checklist answer in a trade body.
 type CriterionCheck struct {
@@ -61,8 +57,8 @@ type RuleEvaluation struct {
 type tradeReview struct {
 	starRating    *int
 	reviewNotes   *string // rich-text document, JSON
-	stops         string  // []Level, JSON
-	targets       string  // []Level, JSON
+	stops         levels
+	targets       levels
 	playbookID    *string
 	reviewedAt    *string
 	rRatio        *float64
@@ -83,10 +79,10 @@ func (db *DB) applyReview(ctx context.Context, tx txn, userID string, t *Trade, 
 		}
 	}
 	if in.StopLossLevels.Set {
-		r.stops = levelsJSON(in.StopLossLevels.Value)
+		r.stops = in.StopLossLevels.Value
 	}
 	if in.TakeProfitLevels.Set {
-		r.targets = levelsJSON(in.TakeProfitLevels.Value)
+		r.targets = in.TakeProfitLevels.Value
 	}
 	if in.PlaybookID.Set {
 		r.playbookID = in.PlaybookID.Ptr()
@@ -111,44 +107,45 @@ func (db *DB) applyReview(ctx context.Context, tx txn, userID string, t *Trade, 
 	return nil
 }
 
-func levelsJSON(levels []Level) string {
-	if levels == nil {
-		levels = []Level{}
+// levels are a trade's stop or target levels, stored as a JSON array.
+type levels []trading.Level
+
+// Scan reads the stored JSON array.
+func (l *levels) Scan(src any) error {
+	var b []byte
+	switch v := src.(type) {
+	case string:
+		b = []byte(v)
+	case []byte:
+		b = v
+	default:
+		return fmt.Errorf("levels: cannot scan %T", src)
 	}
-	b, _ := json.Marshal(levels)
-	return string(b)
+	*l = nil
+	return json.Unmarshal(b, (*[]trading.Level)(l))
 }
 
-// planR computes the trade's R multiple on its planned risk: the realised
-// move per unit over the risk per unit to the first stop-loss level,
-// signed by side; nil without a stop or an exit. Every stop must be on the
-// losing side of the entry.
+// Value writes the levels as a JSON array, never null.
+func (l levels) Value() (driver.Value, error) {
+	if l == nil {
+		return "[]", nil
+	}
+	b, err := json.Marshal([]trading.Level(l))
+	return string(b), err
+}
+
+// orEmpty is the levels as a trade shows them: an empty array, never null.
+func orEmpty(l levels) []trading.Level {
+	if l == nil {
+		return []trading.Level{}
+	}
+	return l
+}
+
+// planR is the trade's R multiple on its planned risk.
 func planR(t *Trade) (*float64, error) {
-	var stops []Level
-	if t.review.stops != "" {
-		if err := json.Unmarshal([]byte(t.review.stops), &stops); err != nil {
-			return nil, err
-		}
-	}
-	for i, s := range stops {
-		if (t.Side == "long" && s.Price >= t.EntryPrice) || (t.Side == "short" && s.Price <= t.EntryPrice) {
-			side := "below"
-			if t.Side == "short" {
-				side = "above"
-			}
-			return nil, &InvalidError{Field: "stop_loss_levels[" + strconv.Itoa(i) + "].price",
-				Message: fmt.Sprintf("a %s trade's stop must be %s its entry price %s", t.Side, side, ftoa(t.EntryPrice))}
-		}
-	}
-	if len(stops) == 0 || t.ExitPrice == nil {
-		return nil, nil
-	}
-	move, risk := *t.ExitPrice-t.EntryPrice, t.EntryPrice-stops[0].Price
-	r := Round8(move / risk) // the signs of move and risk make a short's R come out right
-	return &r, nil
+	return trading.R(t.Side, t.EntryPrice, t.ExitPrice, t.review.stops)
 }
-
-func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // setChecklist replaces the trade's checklist answers when given, and drops
 // answers about criteria of any playbook but the trade's.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+
+	"tradejournal/db/trading"
 )
 
 // tradeFacts is what a trade's rule checks look at.
@@ -46,7 +48,7 @@ func evaluateCheck(c RuleCheck, t tradeFacts, day dayFacts) (v *violation, ok bo
 		}
 	case CheckMaxLossPerTrade:
 		if loss := -t.netPnL; loss > c.Value {
-			return &violation{Round8(loss), c.Value}, true
+			return &violation{trading.Round8(loss), c.Value}, true
 		}
 	case CheckRequireStopLoss:
 		if t.stops == 0 {
@@ -71,7 +73,7 @@ func evaluateCheck(c RuleCheck, t tradeFacts, day dayFacts) (v *violation, ok bo
 		}
 	case CheckMaxDailyLoss:
 		if loss := -day.net; loss > c.Value {
-			return &violation{Round8(loss), c.Value}, true
+			return &violation{trading.Round8(loss), c.Value}, true
 		}
 	case CheckMinRRatio:
 		if t.rRatio == nil {
@@ -89,13 +91,10 @@ func evaluateCheck(c RuleCheck, t tradeFacts, day dayFacts) (v *violation, ok bo
 func factsOf(t *Trade) tradeFacts {
 	f := tradeFacts{quantity: t.Quantity, netPnL: t.NetPnL, entryTime: t.EntryTime, exitTime: t.ExitTime,
 		instrument: t.Symbol, rRatio: t.review.rRatio}
-	if t.AssetClass == AssetFutures || t.AssetClass == AssetOptions {
+	if t.AssetClass == trading.AssetFutures || t.AssetClass == trading.AssetOptions {
 		f.instrument = t.root
 	}
-	var stops []Level
-	if json.Unmarshal([]byte(t.review.stops), &stops) == nil {
-		f.stops = len(stops)
-	}
+	f.stops = len(t.review.stops)
 	return f
 }
 
@@ -187,7 +186,7 @@ func placeInDay(ctx context.Context, tx txn, userID string, t *Trade) (dayFacts,
 			return dayFacts{}, err
 		}
 		day.position++
-		day.net = Round8(day.net + net) // a sum of cents must not drift past a limit
+		day.net = trading.Round8(day.net + net) // a sum of cents must not drift past a limit
 		if id == t.ID {
 			return day, rows.Close()
 		}

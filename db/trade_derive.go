@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"tradejournal/db/trading"
 )
 
 // Layouts of the dates, times and fill timestamps the API reads and writes.
@@ -35,7 +37,7 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 		t.AccountID = in.AccountID.Value
 	}
 	if in.Symbol.Set {
-		if s := normalise(in.Symbol.Value); s != t.Symbol {
+		if s := trading.Normalise(in.Symbol.Value); s != t.Symbol {
 			// An asset class set by hand was about the old symbol.
 			t.assetClassSet = in.AssetClass.Set && !in.AssetClass.Null
 			t.Symbol = s
@@ -98,7 +100,7 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 	// A value the server would derive anyway is no override: a client
 	// sending back a trade it read must not pin its class or status.
 	if in.AssetClass.Set && !in.AssetClass.Null {
-		if _, derived, _, err := resolveInstrument(t.Symbol, "", false, overrides); err == nil && derived == t.AssetClass {
+		if derived, err := trading.Resolve(t.Symbol, "", false, overrides); err == nil && derived.AssetClass == t.AssetClass {
 			t.assetClassSet = false
 		}
 	}
@@ -143,24 +145,25 @@ func (db *DB) newExecution(in ExecutionInput, entryDate string, loc *time.Locati
 // priceTrade resolves the trade's instrument and point value and derives
 // its quantity, prices, dates, P&L and status from its fills, or from its
 // own entry and exit when it has none.
-func priceTrade(t *Trade, overrides map[string]Instrument) error {
-	root, class, pv, err := resolveInstrument(t.Symbol, t.AssetClass, t.assetClassSet, overrides)
+func priceTrade(t *Trade, overrides map[string]trading.Instrument) error {
+	inst, err := trading.Resolve(t.Symbol, t.AssetClass, t.assetClassSet, overrides)
 	if err != nil {
 		return err
 	}
-	t.root, t.AssetClass, t.PointValue = root, class, pv
+	t.root, t.AssetClass, t.PointValue = inst.Root, inst.AssetClass, inst.PointValue
+	pv := inst.PointValue
 
 	closed := false
 	if len(t.Executions) > 0 {
-		fills := make([]Fill, len(t.Executions))
+		fills := make([]trading.Fill, len(t.Executions))
 		for i, e := range t.Executions {
 			at, err := time.Parse(time.RFC3339Nano, e.ExecutionTimestamp)
 			if err != nil {
 				return err
 			}
-			fills[i] = Fill{Side: e.Side, Price: e.Price, Quantity: e.Quantity, Commission: e.Commission, At: at, Type: e.clientType}
+			fills[i] = trading.Fill{Side: e.Side, Price: e.Price, Quantity: e.Quantity, Commission: e.Commission, At: at, Type: e.clientType}
 		}
-		pos, err := Derive(t.Side, fills, pv)
+		pos, err := trading.Derive(t.Side, fills, pv)
 		if err != nil {
 			return err
 		}
@@ -184,7 +187,7 @@ func priceTrade(t *Trade, overrides map[string]Instrument) error {
 		t.Executions = []Execution{}
 		t.GrossPnL, t.TotalCommission = 0, 0
 		if t.ExitPrice != nil {
-			t.GrossPnL = PnL(t.Side, t.EntryPrice, *t.ExitPrice, t.Quantity, pv)
+			t.GrossPnL = trading.PnL(t.Side, t.EntryPrice, *t.ExitPrice, t.Quantity, pv)
 			if t.ExitDate == nil {
 				d := t.EntryDate // a day trade unless told otherwise
 				t.ExitDate, t.exitDateSet = &d, false
@@ -196,12 +199,12 @@ func priceTrade(t *Trade, overrides map[string]Instrument) error {
 		} else {
 			t.ExitDate, t.ExitTime, t.exitDateSet = nil, nil, false
 		}
-		t.NetPnL = Round8(t.GrossPnL - t.TotalCommission)
+		t.NetPnL = trading.Round8(t.GrossPnL - t.TotalCommission)
 	}
 
 	t.derivedStatus = "open"
 	if closed {
-		t.derivedStatus = Status(t.NetPnL)
+		t.derivedStatus = trading.Status(t.NetPnL)
 	}
 	t.Status = t.derivedStatus
 	if t.statusOverride != nil {
@@ -238,52 +241,6 @@ func lastClosingFill(fills []Execution) Execution {
 		}
 	}
 	return fills[len(fills)-1]
-}
-
-// resolveInstrument finds a symbol's root, asset class and point value: the
-// client's asset class if it set one, else the user's override of the bare
-// symbol, else what the symbol's form says. A futures root without a point
-// value is refused, never priced at a guess.
-func resolveInstrument(symbol, class string, classSet bool, overrides map[string]Instrument) (root, assetClass string, pv float64, err error) {
-	s := normalise(symbol)
-	switch {
-	case classSet:
-		assetClass, root = class, s
-		switch class {
-		case AssetFutures:
-			root = FuturesRoot(s)
-		case AssetOptions:
-			if m := occ.FindStringSubmatch(s); m != nil {
-				root = m[1]
-			}
-		}
-	case overrides[s].Root != "":
-		assetClass, root = overrides[s].AssetClass, s
-	default:
-		sym := ParseSymbol(s, func(r string) bool {
-			if o, ok := overrides[r]; ok {
-				return o.AssetClass == AssetFutures
-			}
-			_, ok := BuiltinPointValues[r]
-			return ok
-		})
-		assetClass, root = sym.AssetClass, sym.Root
-	}
-	if o, ok := overrides[root]; ok && o.AssetClass == assetClass {
-		return root, assetClass, o.PointValue, nil
-	}
-	switch assetClass {
-	case AssetFutures:
-		v, ok := BuiltinPointValues[root]
-		if !ok {
-			return "", "", 0, &InvalidError{Field: "symbol", Message: "no point value is known for futures root " + root +
-				": set one with PUT /api/v1/instruments/" + root}
-		}
-		return root, assetClass, v, nil
-	case AssetOptions:
-		return root, assetClass, OptionPointValue, nil
-	}
-	return root, assetClass, 1, nil
 }
 
 // userLocation is the user's timezone, in which dates and times are read.

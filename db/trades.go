@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+
+	"tradejournal/db/trading"
 )
 
 // Trade is a trade as listed and created: its own fields, its fills and tags.
@@ -62,8 +64,8 @@ type EnrichedTrade struct {
 	Trade
 	StarRating                         *int             `json:"star_rating"`
 	ReviewNotes                        json.RawMessage  `json:"review_notes"`
-	StopLossLevels                     json.RawMessage  `json:"stop_loss_levels"`
-	TakeProfitLevels                   json.RawMessage  `json:"take_profit_levels"`
+	StopLossLevels                     []trading.Level  `json:"stop_loss_levels"`
+	TakeProfitLevels                   []trading.Level  `json:"take_profit_levels"`
 	RRatio                             *float64         `json:"r_ratio"`
 	RRatioBasis                        *string          `json:"r_ratio_basis"`
 	PlaybookID                         *string          `json:"playbook_id"`
@@ -105,8 +107,8 @@ type TradeInput struct {
 	// by the caller, so that errors name the element.
 	StarRating                Optional[int]              `json:"star_rating"`
 	ReviewNotes               Optional[json.RawMessage]  `json:"review_notes"`
-	StopLossLevels            Optional[[]Level]          `json:"-"`
-	TakeProfitLevels          Optional[[]Level]          `json:"-"`
+	StopLossLevels            Optional[[]trading.Level]  `json:"-"`
+	TakeProfitLevels          Optional[[]trading.Level]  `json:"-"`
 	PlaybookID                Optional[string]           `json:"playbook_id"`
 	CriteriaChecklist         Optional[[]CriterionCheck] `json:"-"`
 	Reviewed                  Optional[bool]             `json:"reviewed"`
@@ -129,7 +131,7 @@ type ExecutionInput struct {
 var (
 	TradeSides     = []string{"long", "short"}
 	TradeStatuses  = []string{"open", "win", "loss", "breakeven"}
-	AssetClasses   = []string{AssetFutures, AssetOptions, AssetForex, AssetCrypto, AssetStocks}
+	AssetClasses   = []string{trading.AssetFutures, trading.AssetOptions, trading.AssetForex, trading.AssetCrypto, trading.AssetStocks}
 	ExecutionSides = []string{"buy", "sell"}
 	ExecutionTypes = []string{"scale_in", "scale_out", "full"}
 )
@@ -159,7 +161,7 @@ func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Tr
 	}
 	defer tx.Rollback()
 	now := db.now()
-	t := Trade{ID: db.NewID(), CreatedAt: now, UpdatedAt: now, review: tradeReview{stops: "[]", targets: "[]"}}
+	t := Trade{ID: db.NewID(), CreatedAt: now, UpdatedAt: now, review: tradeReview{stops: levels{}, targets: levels{}}}
 	if err := db.applyTrade(ctx, tx, userID, &t, in); err != nil {
 		return Trade{}, err
 	}
@@ -361,8 +363,8 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 	e.Trade = t
 	e.StarRating = r.starRating
 	e.ReviewNotes = rawOr(deref(r.reviewNotes), "null")
-	e.StopLossLevels = rawOr(r.stops, "[]")
-	e.TakeProfitLevels = rawOr(r.targets, "[]")
+	e.StopLossLevels = orEmpty(r.stops)
+	e.TakeProfitLevels = orEmpty(r.targets)
 	e.RRatio, e.PlaybookID, e.ReviewedAt = r.rRatio, r.playbookID, r.reviewedAt
 	if e.RRatio != nil {
 		basis := "planned"

@@ -3,6 +3,8 @@ package db
 import (
 	"context"
 	"strings"
+
+	"tradejournal/db/trading"
 )
 
 // TradeFilter narrows a trade list; zero fields do not filter.
@@ -33,8 +35,8 @@ func (f TradeFilter) where(userID string) (string, []any) {
 		args = append(args, a...)
 	}
 	if f.Symbol != "" {
-		s := normalise(f.Symbol)
-		if root := FuturesRoot(s); root == strings.TrimPrefix(s, "/") {
+		s := trading.Normalise(f.Symbol)
+		if root := trading.FuturesRoot(s); root == strings.TrimPrefix(s, "/") {
 			// A bare root: the symbol itself, or every contract of the root.
 			add("t.root = ? AND (t.asset_class = 'futures' OR t.symbol = ?)", root, s)
 		} else {

@@ -194,6 +194,16 @@ func decode[T any](t testing.TB, b []byte) T {
 
 // keys returns the sorted keys of m joined by commas, for comparing sets of
 // field names in one line.
+// jsonText is v as the server writes it.
+func jsonText(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal %T: %v", v, err)
+	}
+	return string(b)
+}
+
 func keys(m map[string]string) string {
 	var ks []string
 	for k := range m {

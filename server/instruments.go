@@ -5,6 +5,8 @@ import (
 	"regexp"
 
 	"tradejournal/db"
+
+	"tradejournal/db/trading"
 )
 
 // instrumentRoot is the form of a futures root in a path.
@@ -59,7 +61,7 @@ func (s *Server) handleInstrumentSet(w http.ResponseWriter, r *http.Request, p *
 	}
 	class := body.AssetClass.Value
 	if class == "" {
-		class = db.AssetFutures
+		class = trading.AssetFutures
 	}
 	in, n, err := s.db.SetInstrument(r.Context(), p.UserID, root, body.PointValue.Value, class)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"tradejournal/db"
+
+	"tradejournal/db/trading"
 )
 
 // maxReviewNotes bounds a trade's rich-text notes.
@@ -25,8 +27,8 @@ type checkRequest struct {
 
 // decodeLevels reads stop-loss or take-profit levels element by element;
 // null clears them like [].
-func decodeLevels(f fieldErrors, field string, raw db.Optional[[]json.RawMessage]) db.Optional[[]db.Level] {
-	out := db.Optional[[]db.Level]{Set: raw.Set, Value: []db.Level{}}
+func decodeLevels(f fieldErrors, field string, raw db.Optional[[]json.RawMessage]) db.Optional[[]trading.Level] {
+	out := db.Optional[[]trading.Level]{Set: raw.Set, Value: []trading.Level{}}
 	if len(raw.Value) > 20 {
 		f.add(field, field+" may hold at most 20 levels")
 	}
@@ -42,7 +44,7 @@ func decodeLevels(f fieldErrors, field string, raw db.Optional[[]json.RawMessage
 		}
 		f.amount(path+".price", l.Price)
 		f.amount(path+".quantity", l.Quantity)
-		out.Value = append(out.Value, db.Level{Price: l.Price.Value, Quantity: l.Quantity.Ptr()})
+		out.Value = append(out.Value, trading.Level{Price: l.Price.Value, Quantity: l.Quantity.Ptr()})
 	}
 	return out
 }

@@ -41,9 +41,9 @@ func TestTradeReviewRoundTrip(t *testing.T) {
 		"playbook_id": %q, "criteria_checklist": [{"criterion_id": %q, "checked": true}], "reviewed": true,
 		"risk_management_strategy_ids": [%q]`, notes, pb.ID, pb.EntryCriteria[1].ID, strat.ID)))
 	got := e.get(t, tr.ID)
-	if *got.StarRating != 4 || string(got.ReviewNotes) != notes || string(got.StopLossLevels) != `[{"price":95}]` ||
-		string(got.TakeProfitLevels) != `[{"price":110,"quantity":1}]` || *got.ReviewedAt != t0Text {
-		t.Errorf("review fields: rating %v notes %s stops %s targets %s reviewed_at %v",
+	if *got.StarRating != 4 || string(got.ReviewNotes) != notes || jsonText(t, got.StopLossLevels) != `[{"price":95}]` ||
+		jsonText(t, got.TakeProfitLevels) != `[{"price":110,"quantity":1}]` || *got.ReviewedAt != t0Text {
+		t.Errorf("review fields: rating %v notes %s stops %+v targets %+v reviewed_at %v",
 			got.StarRating, got.ReviewNotes, got.StopLossLevels, got.TakeProfitLevels, got.ReviewedAt)
 	}
 	if *got.RRatio != 2 || *got.RRatioBasis != "planned" {
@@ -73,7 +73,7 @@ func TestTradeReviewRoundTrip(t *testing.T) {
 	// Clearing: null and false empty every field again.
 	got = e.put(t, tr.ID, `{"star_rating": null, "review_notes": null, "stop_loss_levels": null, "take_profit_levels": [],
 		"playbook_id": null, "reviewed": false, "risk_management_strategy_ids": []}`)
-	if got.StarRating != nil || string(got.ReviewNotes) != "null" || string(got.StopLossLevels) != "[]" ||
+	if got.StarRating != nil || string(got.ReviewNotes) != "null" || jsonText(t, got.StopLossLevels) != "[]" ||
 		got.PlaybookID != nil || got.Playbooks != nil || got.ReviewedAt != nil || got.RRatio != nil || got.RRatioBasis != nil ||
 		len(got.CriteriaChecklist) != 0 || len(got.RiskManagementStrategyIDs) != 0 || len(got.TradeRuleEvaluations) != 0 {
 		t.Errorf("after clearing: %+v", got)

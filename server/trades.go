@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tradejournal/db"
+	"tradejournal/db/trading"
 )
 
 // tradeRequest is a trade body. Its executions are decoded one by one, so a
@@ -131,8 +132,8 @@ func validateExecution(f fieldErrors, path string, e *db.ExecutionInput) {
 	if e.Commission.Null {
 		f.add(path+".commission", path+".commission cannot be null")
 	}
-	if v := e.Commission.Value; v < 0 || v > maxAmount {
-		f.add(path+".commission", path+".commission must be zero or more")
+	if msg := trading.CheckCommission(path+".commission", e.Commission.Value); msg != "" {
+		f.add(path+".commission", msg)
 	}
 	f.oneOf(path+".execution_type", e.ExecutionType, db.ExecutionTypes)
 	f.date(path+".execution_date", e.ExecutionDate)

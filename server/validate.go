@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"tradejournal/db"
+	"tradejournal/db/trading"
 )
 
 // isUUID reports whether s is a UUID in its canonical 36-character form.
@@ -122,14 +123,6 @@ func lowerIDs(v *db.Optional[[]string]) {
 	}
 }
 
-// maxAmount bounds prices, quantities and commissions, so that no derived
-// amount can overflow to a number JSON cannot carry.
-const maxAmount = 1e9
-
-// minAmount is the smallest price or quantity: derived values keep 8
-// decimal places.
-const minAmount = 1e-8
-
 func isOneOf(v string, allowed []string) bool { return slices.Contains(allowed, v) }
 
 // merge adds the details of a validation error to f.
@@ -143,15 +136,11 @@ func (f fieldErrors) merge(err error) {
 
 // amount checks a positive number field when present.
 func (f fieldErrors) amount(field string, v db.Optional[float64]) {
-	switch {
-	case !v.Set || v.Null:
-	case v.Value > maxAmount:
-		f.add(field, fmt.Sprintf("%s must be at most %g", field, maxAmount))
-	case v.Value <= 0:
-		f.add(field, field+" must be a positive number")
-	case v.Value < minAmount:
-		// Derived amounts keep 8 decimal places: less would round to 0.
-		f.add(field, field+" must be at least 0.00000001")
+	if !v.Set || v.Null {
+		return
+	}
+	if msg := trading.CheckAmount(field, v.Value); msg != "" {
+		f.add(field, msg)
 	}
 }
 

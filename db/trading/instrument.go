@@ -1,4 +1,4 @@
-package db
+package trading
 
 import (
 	"regexp"
@@ -135,7 +135,7 @@ func set(codes ...string) map[string]bool {
 // A month-coded contract is futures even when its root is unknown, so the
 // caller refuses it for lacking a point value instead of pricing it as a stock.
 func ParseSymbol(symbol string, known func(root string) bool) Symbol {
-	s := normalise(symbol)
+	s := Normalise(symbol)
 	if known == nil {
 		known = func(root string) bool { _, ok := BuiltinPointValues[root]; return ok }
 	}
@@ -163,14 +163,15 @@ func ParseSymbol(symbol string, known func(root string) bool) Symbol {
 // FuturesRoot returns the root of a futures symbol in any accepted form, or
 // the normalised symbol when no form matches.
 func FuturesRoot(symbol string) string {
-	s := normalise(strings.TrimLeft(normalise(symbol), "/"))
+	s := Normalise(strings.TrimLeft(Normalise(symbol), "/"))
 	if root, ok := contractRoot(s); ok {
 		return root
 	}
 	return s
 }
 
-func normalise(symbol string) string {
+// Normalise is how symbols are stored and matched: trimmed, upper case.
+func Normalise(symbol string) string {
 	return strings.ToUpper(strings.TrimSpace(symbol))
 }
 
