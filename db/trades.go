@@ -165,19 +165,7 @@ func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Tr
 	if err := db.applyTrade(ctx, tx, userID, &t, in); err != nil {
 		return Trade{}, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO trades (user_id, id, account_id, symbol, root, side, quantity,
-		entry_price, exit_price, entry_date, entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission,
-		status, status_override, asset_class, asset_class_set, point_value, created_at, updated_at,
-		star_rating, review_notes, stop_loss_levels, take_profit_levels, playbook_id, reviewed_at, r_ratio, exit_date_set)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		userID, t.ID, t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
-		t.EntryDate, t.EntryTime, t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission,
-		t.Status, t.statusOverride, t.AssetClass, t.assetClassSet, t.PointValue, t.CreatedAt, t.UpdatedAt,
-		t.review.starRating, t.review.reviewNotes, t.review.stops, t.review.targets, t.review.playbookID,
-		t.review.reviewedAt, t.review.rRatio, t.exitDateSet); err != nil {
-		return Trade{}, err
-	}
-	if err := insertExecutions(ctx, tx, t.ID, t.Executions); err != nil {
+	if err := insertTrade(ctx, tx, userID, &t); err != nil {
 		return Trade{}, err
 	}
 	if t.Tags, err = setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
@@ -187,6 +175,24 @@ func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Tr
 		return Trade{}, err
 	}
 	return t, tx.Commit()
+}
+
+// insertTrade writes a new, derived trade and its fills.
+func insertTrade(ctx context.Context, tx txn, userID string, t *Trade) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO trades (user_id, id, account_id, symbol, root, side, quantity,
+		entry_price, exit_price, entry_date, entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission,
+		status, status_override, asset_class, asset_class_set, point_value, created_at, updated_at,
+		star_rating, review_notes, stop_loss_levels, take_profit_levels, playbook_id, reviewed_at, r_ratio, exit_date_set)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		userID, t.ID, t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
+		t.EntryDate, t.EntryTime, t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission,
+		t.Status, t.statusOverride, t.AssetClass, t.assetClassSet, t.PointValue, t.CreatedAt, t.UpdatedAt,
+		t.review.starRating, t.review.reviewNotes, t.review.stops, t.review.targets, t.review.playbookID,
+		t.review.reviewedAt, t.review.rRatio, t.exitDateSet)
+	if err != nil {
+		return err
+	}
+	return insertExecutions(ctx, tx, t.ID, t.Executions)
 }
 
 // UpdateTrade changes the fields given in in (executions given replace the

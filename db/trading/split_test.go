@@ -6,7 +6,9 @@ import (
 )
 
 func TestSplit(t *testing.T) {
-	c := func(side string, flat bool, pieces ...Piece) Cycle { return Cycle{Side: side, Pieces: pieces, Flat: flat} }
+	c := func(side string, flat bool, pieces ...Piece) Cycle {
+		return Cycle{Side: side, Pieces: pieces, Flat: flat}
+	}
 	p := func(i int, q, comm float64) Piece { return Piece{Index: i, Quantity: q, Commission: comm} }
 	tests := []struct {
 		name     string
