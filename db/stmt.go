@@ -33,11 +33,17 @@ func (c *stmtCache) lookup(query string) *sql.Stmt {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stmts[query]
-	if s == nil {
+	if s == nil && len(c.stmts)+len(c.pending) < maxStmts {
 		c.pending[query] = true
 	}
 	return s
 }
+
+// maxStmts bounds the cache: the journal's fixed queries fit many times
+// over, while a query text built for each request (a filter with a varying
+// number of terms) cannot make it grow without end; past it, queries run
+// unprepared.
+const maxStmts = 512
 
 // preparePending prepares the queries lookups missed. The caller must hold
 // no connection of the pool.
