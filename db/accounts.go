@@ -20,24 +20,28 @@ type Account struct {
 	Currency        string   `json:"currency"`
 	StartingBalance *float64 `json:"starting_balance"`
 	Status          string   `json:"status"`
-	Tags            []TagRef `json:"tags"`
-	CreatedAt       string   `json:"created_at"`
-	UpdatedAt       string   `json:"updated_at"`
+	// CommissionSchedule prices imported fills whose file has no
+	// commission; nil when the account has none.
+	CommissionSchedule CommissionSchedule `json:"commission_schedule"`
+	Tags               []TagRef           `json:"tags"`
+	CreatedAt          string             `json:"created_at"`
+	UpdatedAt          string             `json:"updated_at"`
 }
 
 // AccountInput is the body of an account create or partial update. On
 // create, absent fields take their defaults; on update they are untouched.
 type AccountInput struct {
-	Name            Optional[string]   `json:"name"`
-	AccountNumber   Optional[string]   `json:"account_number"`
-	AccountType     Optional[string]   `json:"account_type"`
-	PropFirm        Optional[string]   `json:"prop_firm"`
-	FirmsLogo       Optional[string]   `json:"firms_logo"`
-	Broker          Optional[string]   `json:"broker"`
-	Currency        Optional[string]   `json:"currency"`
-	StartingBalance Optional[float64]  `json:"starting_balance"`
-	Status          Optional[string]   `json:"status"`
-	TagIDs          Optional[[]string] `json:"tag_ids"`
+	Name               Optional[string]             `json:"name"`
+	AccountNumber      Optional[string]             `json:"account_number"`
+	AccountType        Optional[string]             `json:"account_type"`
+	PropFirm           Optional[string]             `json:"prop_firm"`
+	FirmsLogo          Optional[string]             `json:"firms_logo"`
+	Broker             Optional[string]             `json:"broker"`
+	Currency           Optional[string]             `json:"currency"`
+	StartingBalance    Optional[float64]            `json:"starting_balance"`
+	Status             Optional[string]             `json:"status"`
+	CommissionSchedule Optional[CommissionSchedule] `json:"commission_schedule"`
+	TagIDs             Optional[[]string]           `json:"tag_ids"`
 }
 
 // Account types and statuses.
@@ -56,12 +60,12 @@ type Deleted struct {
 }
 
 const accountColumns = `id, name, account_number, account_type, prop_firm, firms_logo, broker,
-	currency, starting_balance, status, created_at, updated_at`
+	currency, starting_balance, status, created_at, updated_at, commission_schedule`
 
 func scanAccount(s interface{ Scan(...any) error }) (Account, error) {
 	var a Account
 	err := s.Scan(&a.ID, &a.Name, &a.AccountNumber, &a.AccountType, &a.PropFirm, &a.FirmsLogo, &a.Broker,
-		&a.Currency, &a.StartingBalance, &a.Status, &a.CreatedAt, &a.UpdatedAt)
+		&a.Currency, &a.StartingBalance, &a.Status, &a.CreatedAt, &a.UpdatedAt, &a.CommissionSchedule)
 	return a, err
 }
 
@@ -94,6 +98,9 @@ func (in *AccountInput) apply(a *Account) {
 	if in.Status.Set {
 		a.Status = in.Status.Value
 	}
+	if in.CommissionSchedule.Set {
+		a.CommissionSchedule = in.CommissionSchedule.Value // null clears it
+	}
 }
 
 // CreateAccount adds an account for the user. A duplicate account_number
@@ -114,9 +121,9 @@ func (db *DB) CreateAccount(ctx context.Context, userID string, in AccountInput)
 	}
 	defer tx.Rollback()
 	_, err = tx.ExecContext(ctx, `INSERT INTO accounts (user_id, `+accountColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		userID, a.ID, a.Name, a.AccountNumber, a.AccountType, a.PropFirm, a.FirmsLogo, a.Broker,
-		a.Currency, a.StartingBalance, a.Status, a.CreatedAt, a.UpdatedAt)
+		a.Currency, a.StartingBalance, a.Status, a.CreatedAt, a.UpdatedAt, a.CommissionSchedule)
 	if isUniqueViolation(err) {
 		return Account{}, accountNumberTaken(a.AccountNumber)
 	}
@@ -209,10 +216,10 @@ func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountIn
 	in.apply(&a)
 	a.UpdatedAt = db.now()
 	_, err = tx.ExecContext(ctx, `UPDATE accounts SET name = ?, account_number = ?, account_type = ?,
-		prop_firm = ?, firms_logo = ?, broker = ?, currency = ?, starting_balance = ?, status = ?, updated_at = ?
-		WHERE user_id = ? AND id = ?`,
+		prop_firm = ?, firms_logo = ?, broker = ?, currency = ?, starting_balance = ?, status = ?, updated_at = ?,
+		commission_schedule = ? WHERE user_id = ? AND id = ?`,
 		a.Name, a.AccountNumber, a.AccountType, a.PropFirm, a.FirmsLogo, a.Broker, a.Currency,
-		a.StartingBalance, a.Status, a.UpdatedAt, userID, id)
+		a.StartingBalance, a.Status, a.UpdatedAt, a.CommissionSchedule, userID, id)
 	if isUniqueViolation(err) {
 		return Account{}, accountNumberTaken(a.AccountNumber)
 	}

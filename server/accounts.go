@@ -1,10 +1,12 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 
 	"tradejournal/db"
+	"tradejournal/db/trading"
 )
 
 func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
@@ -70,9 +72,38 @@ func validateAccount(in *db.AccountInput, create bool) error {
 	if in.StartingBalance.Value == 0 {
 		in.StartingBalance.Value = 0 // -0 would serve as -0 here but as 0 once stored
 	}
+	validateSchedule(f, &in.CommissionSchedule)
 	f.uuids("tag_ids", in.TagIDs)
 	lowerIDs(&in.TagIDs)
 	return f.err()
+}
+
+// maxScheduleEntries bounds an account's commission schedule.
+const maxScheduleEntries = 500
+
+// validateSchedule checks a commission schedule and writes its keys as
+// they are matched: upper case, trimmed, futures roots without a slash.
+func validateSchedule(f fieldErrors, v *db.Optional[db.CommissionSchedule]) {
+	if !v.Set || v.Null {
+		return
+	}
+	if len(v.Value) > maxScheduleEntries {
+		f.add("commission_schedule", fmt.Sprintf("commission_schedule may hold at most %d entries", maxScheduleEntries))
+		return
+	}
+	out := make(db.CommissionSchedule, len(v.Value))
+	for k, rate := range v.Value {
+		key := db.NormaliseRoot(k)
+		field := "commission_schedule." + k
+		switch {
+		case key == "" || len(key) > 32:
+			f.add(field, field+` must be keyed by a futures root, a symbol or "*" (1 to 32 characters)`)
+		case trading.CheckCommission(field, rate) != "":
+			f.add(field, field+" must be zero or more dollars per contract per side")
+		}
+		out[key] = rate + 0 // no -0
+	}
+	v.Value = out
 }
 
 func isCurrencyCode(s string) bool {

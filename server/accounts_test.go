@@ -66,7 +66,7 @@ func TestAccountCreateAndGet(t *testing.T) {
 		"starting_balance":50000.5,"status":"evaluation"}`)
 	want := `{"data":{"id":"` + idA + `","name":"Apex 50K","account_number":"APEX-123","account_type":"prop",` +
 		`"prop_firm":"Apex","firms_logo":"https://example.com/apex.png","broker":"Rithmic","currency":"USD",` +
-		`"starting_balance":50000.5,"status":"evaluation","tags":[],` +
+		`"starting_balance":50000.5,"status":"evaluation","commission_schedule":null,"tags":[],` +
 		`"created_at":"` + t0Text + `","updated_at":"` + t0Text + `"}}` + "\n"
 	if status != http.StatusCreated || string(created) != want {
 		t.Fatalf("create: got %d %s\nwant 201 %s", status, created, want)
@@ -207,5 +207,28 @@ func TestAccountCreateMatchesStored(t *testing.T) {
 		if read := must200(t, ts, "/api/v1/accounts/"+id, key); string(read) != string(created) {
 			t.Errorf("POST %s: GET serves\n%s\nbut the create answered\n%s", tt.body, read, created)
 		}
+	}
+}
+
+// TestAccountCommissionSchedule: keys are stored as they are matched, a
+// partial update without the field keeps it, and null clears it.
+func TestAccountCommissionSchedule(t *testing.T) {
+	ts := newTestServer(t)
+	_, key := ts.newUser(t, "alice")
+	a := ts.createAccount(t, key, `{"account_number":"C-1","commission_schedule":{" es ":2.14,"/MES":0.62,"*":0}}`)
+	want := db.CommissionSchedule{"ES": 2.14, "MES": 0.62, "*": 0}
+	if !reflect.DeepEqual(a.CommissionSchedule, want) {
+		t.Fatalf("created schedule %v, want %v", a.CommissionSchedule, want)
+	}
+	status, body := ts.do(t, "PUT", "/api/v1/accounts/"+a.ID, key, `{"name":"renamed"}`)
+	if got := decode[struct{ Data db.Account }](t, body).Data; status != 200 || !reflect.DeepEqual(got.CommissionSchedule, want) {
+		t.Errorf("PUT without the field: %d, schedule %v, want 200 %v", status, got.CommissionSchedule, want)
+	}
+	status, body = ts.do(t, "PUT", "/api/v1/accounts/"+a.ID, key, `{"commission_schedule":null}`)
+	if status != 200 || !strings.Contains(string(body), `"commission_schedule":null`) {
+		t.Errorf("PUT null: %d %s, want the schedule cleared", status, body)
+	}
+	if n := count(t, ts.sql(t), `SELECT count(*) FROM accounts WHERE id = ? AND commission_schedule IS NULL`, a.ID); n != 1 {
+		t.Errorf("stored schedule not NULL after clearing")
 	}
 }

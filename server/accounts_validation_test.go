@@ -33,6 +33,10 @@ var accountValidation = []struct {
 	{"malformed tag id", `{"account_number":"V","tag_ids":["nope"]}`, "tag_ids[0]", false},
 	{"second tag id malformed", `{"account_number":"V","tag_ids":["` + idA + `","x"]}`, "tag_ids[1]", false},
 	{"null tag_ids", `{"account_number":"V","tag_ids":null}`, "tag_ids", false},
+	{"negative commission rate", `{"account_number":"V","commission_schedule":{"ES":-2.14}}`, "commission_schedule.ES", false},
+	{"blank commission key", `{"account_number":"V","commission_schedule":{" ":1}}`, "commission_schedule. ", false},
+	{"commission schedule not an object", `{"account_number":"V","commission_schedule":[1]}`, "commission_schedule", false},
+	{"commission rate not a number", `{"account_number":"V","commission_schedule":{"ES":"2.14"}}`, "commission_schedule", false},
 	{"several bad fields", `{"account_type":"x","status":"y","currency":"z","starting_balance":-5}`,
 		"account_number,account_type,currency,starting_balance,status", true},
 }
