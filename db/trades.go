@@ -56,6 +56,8 @@ type Execution struct {
 	ExecutionTimestamp string  `json:"execution_timestamp"`
 
 	clientType string // the execution_type the client sent, "" to derive it
+	sourceID   string // the id the fill's source gave it; "" for a fill entered through the API, whose source id is its id
+	importID   *string
 }
 
 // EnrichedTrade is the single-trade read: the trade with its review, its
@@ -267,14 +269,18 @@ func insertExecutions(ctx context.Context, tx txn, tradeID string, fills []Execu
 		return nil
 	}
 	stmt, err := tx.stmt(ctx, `INSERT INTO executions (id, trade_id, position, side, price, quantity,
-		commission, execution_date, execution_time, execution_type, execution_timestamp)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		commission, execution_date, execution_time, execution_type, execution_timestamp, source_id, import_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	for i, e := range fills {
+		source := e.sourceID
+		if source == "" {
+			source = e.ID
+		}
 		if _, err := stmt.ExecContext(ctx, e.ID, tradeID, i, e.Side, e.Price, e.Quantity, e.Commission,
-			e.ExecutionDate, e.ExecutionTime, e.ExecutionType, e.ExecutionTimestamp); err != nil {
+			e.ExecutionDate, e.ExecutionTime, e.ExecutionType, e.ExecutionTimestamp, source, e.importID); err != nil {
 			return err
 		}
 	}
@@ -305,7 +311,7 @@ func loadExecutions(ctx context.Context, q querier, tradeIDs []string) (map[stri
 		return out, nil
 	}
 	const cols = `SELECT trade_id, id, side, price, quantity, commission, execution_date,
-		execution_time, execution_type, execution_timestamp FROM executions`
+		execution_time, execution_type, execution_timestamp, source_id, import_id FROM executions`
 	var rows *sql.Rows
 	var err error
 	if len(tradeIDs) == 1 { // a single read: the plain index lookup is cheaper than json_each
@@ -321,7 +327,7 @@ func loadExecutions(ctx context.Context, q querier, tradeIDs []string) (map[stri
 		var tradeID string
 		var e Execution
 		if err := rows.Scan(&tradeID, &e.ID, &e.Side, &e.Price, &e.Quantity, &e.Commission, &e.ExecutionDate,
-			&e.ExecutionTime, &e.ExecutionType, &e.ExecutionTimestamp); err != nil {
+			&e.ExecutionTime, &e.ExecutionType, &e.ExecutionTimestamp, &e.sourceID, &e.importID); err != nil {
 			return nil, err
 		}
 		// Stored fills keep their types: the client's or derived from the

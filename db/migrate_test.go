@@ -1,0 +1,73 @@
+package db
+
+import (
+	"database/sql"
+	"path/filepath"
+	"testing"
+)
+
+// TestMigrateFromInit: a journal made by the first release's schema
+// (00001) opens under the current one with every trade and fill intact,
+// each fill counting its own id as its source id, so a re-import of the
+// journal's own export finds it.
+func TestMigrateFromInit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.db")
+	raw, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := provider(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(t.Context(), 1); err != nil {
+		t.Fatalf("migrate to 1: %v", err)
+	}
+	for _, q := range []string{
+		`INSERT INTO users (id, name, created_at) VALUES ('u1', 'alice', '2025-12-01T00:00:00.000Z')`,
+		`INSERT INTO accounts (id, user_id, account_number, account_type, created_at, updated_at)
+			VALUES ('a1', 'u1', 'APEX-1', 'prop', '2025-12-01T00:00:00.000Z', '2025-12-01T00:00:00.000Z')`,
+		`INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price, exit_price, entry_date,
+			entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission, status, asset_class, point_value,
+			star_rating, created_at, updated_at)
+			VALUES ('t1', 'u1', 'a1', 'MNQZ5', 'MNQ', 'long', 1, 21000, 21010, '2025-12-01', '09:31:00', '2025-12-01',
+			'09:45:00', 20, 18.76, 1.24, 'win', 'futures', 2, 4, '2025-12-01T00:00:00.000Z', '2025-12-01T00:00:00.000Z')`,
+		`INSERT INTO executions (id, trade_id, position, side, price, quantity, commission, execution_date, execution_time,
+			execution_type, execution_timestamp) VALUES
+			('e1', 't1', 0, 'buy', 21000, 1, 0.62, '2025-12-01', '09:31:00', 'scale_in', '2025-12-01T14:31:00+00:00'),
+			('e2', 't1', 1, 'sell', 21010, 1, 0.62, '2025-12-01', '09:45:00', 'scale_out', '2025-12-01T14:45:00+00:00')`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := raw.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	d, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open migrates: %v", err)
+	}
+	defer d.Close()
+	tr, err := d.Trade(t.Context(), "u1", "t1")
+	if err != nil {
+		t.Fatalf("trade after migrating: %v", err)
+	}
+	if tr.NetPnL != 18.76 || len(tr.Executions) != 2 || *tr.StarRating != 4 || tr.Executions[1].ID != "e2" {
+		t.Errorf("trade after migrating: net %v, %d fills, rating %v", tr.NetPnL, len(tr.Executions), *tr.StarRating)
+	}
+	for _, e := range tr.Executions {
+		if e.sourceID != e.ID || e.importID != nil {
+			t.Errorf("fill %s: source id %q import %v, want its own id and none", e.ID, e.sourceID, e.importID)
+		}
+	}
+	a, err := d.Account(t.Context(), "u1", "a1")
+	if err != nil || a.AccountNumber != "APEX-1" || a.CommissionSchedule != nil {
+		t.Errorf("account after migrating: %+v, %v", a, err)
+	}
+	var imports int
+	if err := d.read.QueryRowContext(t.Context(), `SELECT count(*) FROM imports`).Scan(&imports); err != nil || imports != 0 {
+		t.Errorf("imports table: %d rows, %v", imports, err)
+	}
+}
