@@ -311,7 +311,7 @@ func loadExecutions(ctx context.Context, q querier, tradeIDs []string) (map[stri
 		return out, nil
 	}
 	const cols = `SELECT trade_id, id, side, price, quantity, commission, execution_date,
-		execution_time, execution_type, execution_timestamp, source_id, import_id FROM executions`
+		execution_time, execution_type, execution_timestamp, coalesce(source_id, id), import_id FROM executions`
 	var rows *sql.Rows
 	var err error
 	if len(tradeIDs) == 1 { // a single read: the plain index lookup is cheaper than json_each
