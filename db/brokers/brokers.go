@@ -1,0 +1,140 @@
+// Package brokers reads the trade export files of trading platforms into
+// fills: one file per format, one shape out. It does no I/O beyond the
+// reader it is given and knows nothing of the journal's database.
+package brokers
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Formats lists the format names, in DESIGN §8's order.
+var Formats = []string{"tradovate_orders", "tradovate_performance", "tradovate_positions", "ninjatrader_executions",
+	"ninjatrader_trades", "rithmic_orders", "projectx_orders", "projectx_trades", "ibkr_flex", "generic"}
+
+// MaxRowErrors bounds the row errors of one file: past it, a client has
+// enough to fix.
+const MaxRowErrors = 100
+
+// Options say how to read a file.
+type Options struct {
+	Format    string         // "" or "auto": detect by header names; else one of Formats
+	Location  *time.Location // zone of timestamps that carry none (never nil)
+	Decimal   string         // "" or "point" (1,234.56), or "comma" (1.234,56)
+	DateOrder string         // "" or "auto", "mdy", "dmy", "ymd"
+}
+
+// Fill is one execution read from a file.
+type Fill struct {
+	Line       int      // 1-based line number of its row in the file
+	Account    string   // the row's account column as written, "" when the file has none
+	Contract   string   // as the exchange writes it (MNQZ5); a stock is its symbol, upper-cased
+	Side       string   // "buy" or "sell"
+	Quantity   float64  // > 0
+	Price      float64  // > 0
+	Commission *float64 // cost, >= 0; nil when the file gives none for it
+	At         time.Time
+	SourceID   string // the file's id for the fill; "" when it has none
+}
+
+// File is what a file holds.
+type File struct {
+	Format   string // the format read (detected or given)
+	Rows     int    // data rows the format reads
+	Skipped  int    // rows that are not fills
+	Fills    []Fill // in file order (a round-trip row gives its entry, then its exit)
+	Warnings []string
+	// Columns names, by role ("account", "contract", "side", "quantity",
+	// "price", "commission", "time"), the header as the file writes it,
+	// for errors found after reading.
+	Columns map[string]string
+}
+
+// RowError is one bad cell: key "rows[<Line>].<Column>", Column as the
+// file's header writes it.
+type RowError struct {
+	Line    int
+	Column  string
+	Message string
+}
+
+// Error is a file with unreadable rows; Rows holds at most MaxRowErrors,
+// in line order.
+type Error struct{ Rows []RowError }
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("brokers: %d rows cannot be read", len(e.Rows))
+}
+
+// FieldError is a problem with the file as a whole or an option, keyed by
+// the request field it belongs to: "format", "timezone", "decimal",
+// "date_order" or "file".
+type FieldError struct{ Field, Message string }
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// Read parses a whole file. A file with any unreadable row returns *Error
+// and no File: all or nothing.
+func Read(r io.Reader, opt Options) (*File, error) {
+	switch opt.Decimal {
+	case "", "point", "comma":
+	default:
+		return nil, &FieldError{"decimal", "decimal must be point or comma"}
+	}
+	switch opt.DateOrder {
+	case "", "auto", "mdy", "dmy", "ymd":
+	default:
+		return nil, &FieldError{"date_order", "date_order must be auto, mdy, dmy or ymd"}
+	}
+	if opt.Location == nil {
+		opt.Location = time.UTC
+	}
+	t, err := newTable(r)
+	if err != nil {
+		return nil, err
+	}
+	f, err := pick(opt.Format, t.header)
+	if err != nil {
+		return nil, err
+	}
+	return f.read(t, opt)
+}
+
+// format is one platform's export: the headers that place it and how its
+// rows become fills.
+type format struct {
+	name     string
+	required []string // normalised header names the file must have
+	read     func(t *table, opt Options) (*File, error)
+}
+
+// pick finds the format by name, or by the header when name is auto.
+func pick(name string, header []string) (format, error) {
+	have := map[string]bool{}
+	for _, h := range header {
+		have[norm(h)] = true
+	}
+	fits := func(f format) bool {
+		return !slices.ContainsFunc(f.required, func(r string) bool { return !have[r] })
+	}
+	if name != "" && name != "auto" {
+		for _, f := range formats() {
+			if f.name == name {
+				if !fits(f) {
+					return format{}, &FieldError{"format", fmt.Sprintf("the file is not %s: its header lacks %s", name, strings.Join(f.required, ", "))}
+				}
+				return f, nil
+			}
+		}
+		return format{}, &FieldError{"format", "format must be auto or one of " + strings.Join(Formats, ", ")}
+	}
+	for _, f := range formats() {
+		if fits(f) {
+			return f, nil
+		}
+	}
+	return format{}, &FieldError{"format", "the file's header matches no known format; name one of " + strings.Join(Formats, ", ")}
+}
