@@ -23,6 +23,7 @@ type TradeFilter struct {
 	Reviewed      *bool
 	MinRating     *int
 	HasViolations *bool
+	ImportID      string // trades holding a fill of this import
 }
 
 // where builds the filter's SQL condition over trades t, with its arguments.
@@ -54,6 +55,7 @@ func (f TradeFilter) where(userID string) (string, []any) {
 		{"t.side = ?", f.Side},
 		{"t.asset_class = ?", f.AssetClass},
 		{"t.playbook_id = ?", f.PlaybookID},
+		{"t.id IN (SELECT trade_id FROM executions WHERE import_id = ?)", f.ImportID},
 	} {
 		if c.value != "" {
 			add(c.cond, c.value)

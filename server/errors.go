@@ -3,9 +3,11 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"tradejournal/db"
+	"tradejournal/db/brokers"
 )
 
 // apiError is an error with the status, code and message a client reads.
@@ -92,6 +94,8 @@ func toAPIError(err error) (e *apiError, internal bool) {
 		notFound *db.NotFoundError
 		inv      *db.InvalidError
 		conflict *db.ConflictError
+		rows     *brokers.Error
+		field    *brokers.FieldError
 	)
 	switch {
 	case errors.As(err, &ae):
@@ -104,6 +108,15 @@ func toAPIError(err error) (e *apiError, internal bool) {
 		return e, false
 	case errors.As(err, &inv):
 		return invalid(inv.Field, inv.Message).(*apiError), false
+	case errors.As(err, &rows):
+		details := make(map[string]string, len(rows.Rows))
+		for _, e := range rows.Rows {
+			details[fmt.Sprintf("rows[%d].%s", e.Line, e.Column)] = e.Message
+		}
+		return &apiError{status: http.StatusBadRequest, code: "VALIDATION_ERROR",
+			message: "The file has rows that cannot be read; nothing was imported", details: details}, false
+	case errors.As(err, &field):
+		return invalid(field.Field, field.Message).(*apiError), false
 	case errors.As(err, &conflict):
 		return &apiError{status: http.StatusConflict, code: "CONFLICT", message: conflict.Message, details: conflict.Details}, false
 	}

@@ -131,3 +131,24 @@ func samplePDF(t testing.TB) []byte {
 	}
 	return b
 }
+
+// FuzzImport posts arbitrary files and form fields to the import route:
+// every answer is a 2xx or a 4xx in JSON, never a 5xx, and a refused import
+// leaves no import behind.
+func FuzzImport(f *testing.F) {
+	e := newTradeEnv(f)
+	f.Add("format", "auto", []byte(morning))
+	f.Add("dry_run", "true", []byte(genericHeader+"APEX-1,MNQZ5,buy,1,1e9,-1,2025-03-09T02:30:00,x\n"))
+	f.Add("timezone", "Europe/Berlin", []byte("account_number;symbol;side;quantity;price;timestamp\nAPEX-1;ES;B;\"1\";(5,0);2025-03-30 02:30:00\n"))
+	f.Add("format", "generic", []byte("\xff\xfea\x00"))
+	f.Fuzz(func(t *testing.T, name, value string, content []byte) {
+		before := count(t, e.sql(t), `SELECT count(*) FROM imports`)
+		status, b := e.postImport(t, e.key, "fuzz.csv", string(content), name, value)
+		if status >= 500 || !json.Valid(b) {
+			t.Fatalf("import %q=%q (%d bytes): got %d %s", name, value, len(content), status, b)
+		}
+		if after := count(t, e.sql(t), `SELECT count(*) FROM imports`); status >= 400 && after != before {
+			t.Fatalf("a refused import (%d) left an import behind", status)
+		}
+	})
+}

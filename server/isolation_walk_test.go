@@ -12,7 +12,7 @@ import (
 // aliceData is one of everything alice can own.
 type aliceData struct {
 	account, trade, group, tag, playbook, strategy, document, documentURL string
-	writeUp, plan, chartBook, reportCard                                  string
+	writeUp, plan, chartBook, reportCard, imp                             string
 }
 
 func seedAlice(t *testing.T, e *tradeEnv) aliceData {
@@ -37,6 +37,7 @@ func seedAlice(t *testing.T, e *tradeEnv) aliceData {
 	a.writeUp = e.post(t, e.key, "/api/v1/write-ups", fmt.Sprintf(`{"trade_id": %q, %s}`, tr.ID, tagged)).id()
 	a.plan = e.post(t, e.key, "/api/v1/trading-plans", fmt.Sprintf(`{"title": "P", "plan_date": "2026-02-05", "playbook_id": %q, %s}`, pb.ID, tagged)).id()
 	a.chartBook = e.post(t, e.key, "/api/v1/chart-books", fmt.Sprintf(`{"title": "B", "playbook_id": %q, "document_ids": [%q], %s}`, pb.ID, doc.ID, tagged)).id()
+	a.imp = *e.mustImport(t, e.key, morning, http.StatusCreated).ID
 	a.reportCard = e.post(t, e.key, "/api/v1/report-cards", fmt.Sprintf(`{"report_date": "2026-02-05", "account_id": %q, %s}`, e.accountID, tagged)).id()
 	return a
 }
@@ -50,6 +51,7 @@ func (e *tradeEnv) snapshot(t *testing.T, a aliceData) string {
 		"/api/v1/tags", "/api/v1/instruments", "/api/v1/playbooks", "/api/v1/playbooks/" + a.playbook,
 		"/api/v1/strategies", "/api/v1/strategies/" + a.strategy, "/api/v1/documents/" + a.document,
 		"/api/v1/write-ups", "/api/v1/trading-plans", "/api/v1/chart-books", "/api/v1/report-cards",
+		"/api/v1/imports", "/api/v1/imports/" + a.imp, "/api/v1/trades/export",
 	} {
 		status, b := e.do(t, "GET", target, e.key, "")
 		if status != 200 {
@@ -126,7 +128,17 @@ func TestIsolationEveryRoute(t *testing.T) {
 			notFound("POST", "/api/v1/trades", bobTrade(fmt.Sprintf(`"playbook_id": %q`, a.playbook))),
 			notFound("POST", "/api/v1/trades", bobTrade(fmt.Sprintf(`"risk_management_strategy_ids": [%q]`, a.strategy))),
 		},
-		"PUT /api/v1/trades/{id}":    {notFound("PUT", "/api/v1/trades/"+a.trade, `{"exit_price": 1}`)},
+		"PUT /api/v1/trades/{id}":   {notFound("PUT", "/api/v1/trades/"+a.trade, `{"exit_price": 1}`)},
+		"GET /api/v1/trades/export": {hidden("/api/v1/trades/export", "ESZ5", "MNQZ5", "A1"), hidden("/api/v1/trades?import_id="+a.imp, all...)},
+
+		"GET /api/v1/imports":         {hidden("/api/v1/imports", a.imp)},
+		"GET /api/v1/imports/{id}":    {notFound("GET", "/api/v1/imports/"+a.imp, "")},
+		"DELETE /api/v1/imports/{id}": {notFound("DELETE", "/api/v1/imports/"+a.imp+"?force=true", "")},
+		"POST /api/v1/imports": {func(t *testing.T) {
+			if status, b := e.postImport(t, bob, "f.csv", morning, "account_id", a.account); status != http.StatusNotFound {
+				t.Errorf("bob importing into alice's account: got %d %s, want 404", status, b)
+			}
+		}},
 		"DELETE /api/v1/trades/{id}": {notFound("DELETE", "/api/v1/trades/"+a.trade, "")},
 
 		"GET /api/v1/tags": {hidden("/api/v1/tags", a.group, a.tag)},

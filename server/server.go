@@ -109,6 +109,13 @@ func (s *Server) routes() []route {
 		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.db.UpdateTrade)},
 		{"DELETE /api/v1/trades/{id}", "trades:write", false, deleteHandler(s, "Trade", s.db.DeleteTrade)},
 
+		{"GET /api/v1/trades/export", "trades:read", false, s.handleTradeExport},
+
+		{"GET /api/v1/imports", "trades:read", false, listHandler(s, s.db.Imports)},
+		{"GET /api/v1/imports/{id}", "trades:read", false, getHandler(s, "Import", s.db.ImportRecord)},
+		{"POST /api/v1/imports", "trades:write", false, s.handleImportCreate},
+		{"DELETE /api/v1/imports/{id}", "trades:write", false, s.handleImportDelete},
+
 		{"GET /api/v1/tags", "tags:read", false, s.handleTagList},
 		{"POST /api/v1/tags", "tags:write", false, s.handleTagCreate},
 		{"PUT /api/v1/tags", "tags:write", false, s.handleTagUpdate},

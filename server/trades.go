@@ -162,6 +162,7 @@ func parseTradeFilter(q map[string][]string) (db.TradeFilter, error) {
 		Symbol:     v("symbol"),
 		AccountID:  f.queryUUID("account_id", v("account_id")),
 		PlaybookID: f.queryUUID("playbook_id", v("playbook_id")),
+		ImportID:   f.queryUUID("import_id", v("import_id")),
 		StartDate:  f.queryDate("start_date", v("start_date")),
 		EndDate:    f.queryDate("end_date", v("end_date")),
 		Status:     f.queryEnum("status", v("status"), db.TradeStatuses),

@@ -1,0 +1,309 @@
+package db
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"tradejournal/db/brokers"
+	"tradejournal/db/trading"
+)
+
+// Import is one broker file brought into the journal (DESIGN §8).
+type Import struct {
+	ID            *string  `json:"id"` // null for a dry run
+	Format        string   `json:"format"`
+	FileName      string   `json:"file_name"`
+	Timezone      string   `json:"timezone"`
+	AccountIDs    []string `json:"account_ids"`
+	Rows          int      `json:"rows"`
+	Fills         int      `json:"fills"`
+	Skipped       int      `json:"skipped"`
+	Duplicates    int      `json:"duplicates"`
+	TradesCreated int      `json:"trades_created"`
+	TradesUpdated int      `json:"trades_updated"`
+	Warnings      []string `json:"warnings"`
+	CreatedAt     string   `json:"created_at"`
+	// Trades is a dry run's preview: at most maxPreview of the trades it
+	// would create or continue.
+	Trades []Trade `json:"trades,omitempty"`
+}
+
+// ImportInput is a read file on its way into the journal.
+type ImportInput struct {
+	File      *brokers.File
+	FileName  string
+	Timezone  string // the zone named in the Import: the request's or the user's
+	AccountID string // every fill goes to this account; "" to place fills by their account column
+	// AccountNumber names that account by its number instead (the command line).
+	AccountNumber string
+	DryRun        bool
+}
+
+// maxPreview bounds a dry run's preview.
+const maxPreview = 100
+
+// importedFill is one fill of the file on its way to a trade.
+type importedFill struct {
+	brokers.Fill
+	accountID  string
+	commission float64
+	sourceID   string
+}
+
+// contractKey groups fills: the same contract in two accounts (a copy-traded
+// account) is two positions.
+type contractKey struct{ accountID, contract string }
+
+// Import writes the fills of a read file into the user's accounts as trades,
+// in one transaction: duplicates of fills the account already holds are
+// counted and skipped, the rest grouped into flat-to-flat trades, continuing
+// an open trade where the file picks up after it. A dry run does all of it
+// and then rolls back, answering with a preview.
+func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import, error) {
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return Import{}, err
+	}
+	defer tx.Rollback()
+
+	now := db.now()
+	imp := Import{Format: in.File.Format, FileName: in.FileName, Timezone: in.Timezone, AccountIDs: []string{},
+		Rows: in.File.Rows, Fills: len(in.File.Fills), Skipped: in.File.Skipped,
+		Warnings: append([]string{}, in.File.Warnings...), CreatedAt: now}
+	if !in.DryRun {
+		id := db.NewID()
+		imp.ID = &id
+		// The row comes first: the fills point at it.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO imports (id, user_id, format, file_name, timezone, rows, fills,
+			skipped, duplicates, trades_created, trades_updated, created_at) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)`,
+			id, userID, imp.Format, imp.FileName, imp.Timezone, now); err != nil {
+			return Import{}, err
+		}
+	}
+
+	fills, schedules, err := placeFills(ctx, tx, userID, in)
+	if err != nil {
+		return Import{}, err
+	}
+	for _, f := range fills {
+		if !slices.Contains(imp.AccountIDs, f.accountID) {
+			imp.AccountIDs = append(imp.AccountIDs, f.accountID)
+		}
+	}
+	slices.Sort(imp.AccountIDs)
+	fresh, err := dropDuplicates(ctx, tx, fills, schedules)
+	if err != nil {
+		return Import{}, err
+	}
+	imp.Duplicates = len(fills) - len(fresh)
+
+	loc, err := userLocation(ctx, tx, userID)
+	if err != nil {
+		return Import{}, err
+	}
+	overrides, err := loadOverrides(ctx, tx, userID)
+	if err != nil {
+		return Import{}, err
+	}
+	g := grouper{db: db, tx: tx, userID: userID, loc: loc, overrides: overrides, importID: imp.ID, now: now,
+		columns: in.File.Columns, days: map[dayKey]bool{}}
+	byContract := map[contractKey][]importedFill{}
+	var keys []contractKey
+	for _, f := range fresh {
+		k := contractKey{f.accountID, f.Contract}
+		if _, ok := byContract[k]; !ok {
+			keys = append(keys, k)
+		}
+		byContract[k] = append(byContract[k], f)
+	}
+	for _, k := range keys {
+		if err := g.contract(ctx, k, byContract[k]); err != nil {
+			return Import{}, err
+		}
+	}
+	// Day-level rules once per day touched, not once per trade.
+	days := make([]dayKey, 0, len(g.days))
+	for d := range g.days {
+		days = append(days, d)
+	}
+	if err := db.reevaluateDays(ctx, tx, userID, "", days...); err != nil {
+		return Import{}, err
+	}
+	imp.TradesCreated, imp.TradesUpdated = g.created, g.updated
+	imp.Warnings = append(imp.Warnings, g.warnings...)
+
+	if in.DryRun {
+		imp.Trades = g.preview
+		if imp.Trades == nil {
+			imp.Trades = []Trade{}
+		}
+		return imp, nil // the deferred rollback undoes it all
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE imports SET account_ids = ?, rows = ?, fills = ?, skipped = ?, duplicates = ?,
+		trades_created = ?, trades_updated = ?, warnings = ? WHERE id = ?`,
+		jsonList(imp.AccountIDs), imp.Rows, imp.Fills, imp.Skipped, imp.Duplicates, imp.TradesCreated, imp.TradesUpdated,
+		jsonList(imp.Warnings), *imp.ID); err != nil {
+		return Import{}, err
+	}
+	return imp, tx.Commit()
+}
+
+// placeFills puts every fill in an account (the one given, or the one whose
+// number the row names) and loads those accounts' commission schedules. An
+// unknown account number is a row error.
+func placeFills(ctx context.Context, tx txn, userID string, in ImportInput) ([]importedFill, map[string]CommissionSchedule, error) {
+	type account struct {
+		id       string
+		schedule CommissionSchedule
+	}
+	byNumber := map[string]account{}
+	var fixed *account
+	if in.AccountID != "" || in.AccountNumber != "" {
+		var a account
+		err := tx.QueryRowContext(ctx, `SELECT id, commission_schedule FROM accounts
+			WHERE user_id = ? AND (id = ? OR account_number = ?)`,
+			userID, in.AccountID, in.AccountNumber).Scan(&a.id, &a.schedule)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil, &NotFoundError{Kind: "Account", Field: "account_id"}
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		fixed = &a
+	} else {
+		rows, err := tx.QueryContext(ctx, `SELECT id, account_number, commission_schedule FROM accounts WHERE user_id = ?`, userID)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var a account
+			var number string
+			if err := rows.Scan(&a.id, &number, &a.schedule); err != nil {
+				return nil, nil, err
+			}
+			byNumber[number] = a
+		}
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	out := make([]importedFill, 0, len(in.File.Fills))
+	schedules := map[string]CommissionSchedule{}
+	var bad rowErrors
+	for _, f := range in.File.Fills {
+		a := fixed
+		if a == nil {
+			if f.Account == "" {
+				return nil, nil, &InvalidError{Field: "account_id",
+					Message: "the file names no account on its rows: choose the account to import into with account_id"}
+			}
+			found, ok := byNumber[strings.TrimSpace(f.Account)]
+			if !ok {
+				bad.add(f.Line, in.File.Columns["account"], "no account has the number "+strconv.Quote(f.Account)+
+					": create it, or import into one account with account_id")
+				continue
+			}
+			a = &found
+		}
+		if role, msg := fillProblem(f); msg != "" {
+			bad.add(f.Line, in.File.Columns[role], msg)
+			continue
+		}
+		schedules[a.id] = a.schedule
+		out = append(out, importedFill{Fill: f, accountID: a.id})
+	}
+	if len(bad.Rows) > 0 {
+		return nil, nil, &brokers.Error{Rows: bad.Rows}
+	}
+	return out, schedules, nil
+}
+
+// fillProblem checks one read fill by the rules of a fill typed into the
+// API, and names the part at fault.
+func fillProblem(f brokers.Fill) (role, msg string) {
+	if msg := trading.CheckAmount("price", f.Price); msg != "" {
+		return "price", msg
+	}
+	if msg := trading.CheckAmount("quantity", f.Quantity); msg != "" {
+		return "quantity", msg
+	}
+	if f.Commission != nil {
+		return "commission", trading.CheckCommission("commission", *f.Commission)
+	}
+	return "", ""
+}
+
+// rowErrors collects a file's bad cells, as many as a client reads.
+type rowErrors struct{ Rows []brokers.RowError }
+
+func (e *rowErrors) add(line int, column, msg string) {
+	if len(e.Rows) < brokers.MaxRowErrors {
+		e.Rows = append(e.Rows, brokers.RowError{Line: line, Column: column, Message: msg})
+	}
+}
+
+// dropDuplicates gives every fill its source id and commission and returns
+// those neither the account nor an earlier row of the file already holds.
+func dropDuplicates(ctx context.Context, tx txn, fills []importedFill, schedules map[string]CommissionSchedule) ([]importedFill, error) {
+	held, err := tx.stmt(ctx, `SELECT EXISTS (SELECT 1 FROM executions e JOIN trades t ON t.id = e.trade_id
+		WHERE e.source_id = ? AND t.account_id = ?)`)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[contractKey]bool{} // account and source id
+	identical := map[string]int{}  // hash of a fill without an id: how many so far
+	fresh := make([]importedFill, 0, len(fills))
+	for _, f := range fills {
+		f.sourceID = f.SourceID
+		if f.sourceID == "" {
+			h := fillHash(f)
+			identical[h]++
+			f.sourceID = h + "#" + strconv.Itoa(identical[h])
+		}
+		k := contractKey{f.accountID, f.sourceID}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		var exists bool
+		if err := held.QueryRowContext(ctx, f.sourceID, f.accountID).Scan(&exists); err != nil {
+			return nil, err
+		}
+		if exists {
+			continue
+		}
+		if f.Commission != nil {
+			f.commission = *f.Commission // the file's, 0.00 included: never the schedule on top
+		} else {
+			f.commission = schedules[f.accountID].For(f.Contract, f.Quantity)
+		}
+		fresh = append(fresh, f)
+	}
+	return fresh, nil
+}
+
+// fillHash identifies a fill the file gives no id for by what it is.
+func fillHash(f importedFill) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s\x00%s\x00%s", f.accountID, f.Contract, f.Side,
+		strconv.FormatFloat(f.Quantity, 'f', -1, 64), strconv.FormatFloat(f.Price, 'f', -1, 64),
+		f.At.UTC().Format(time.RFC3339Nano)))
+	return hex.EncodeToString(sum[:])
+}
+
+// jsonStrings decodes a stored JSON array of strings.
+func jsonStrings(s string) []string {
+	out := []string{}
+	_ = json.Unmarshal([]byte(s), &out)
+	return out
+}
