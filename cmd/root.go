@@ -50,6 +50,7 @@ func newRootCmd() *cobra.Command {
 		newMigrateCmd(cfg),
 		newCheckCmd(cfg),
 		newBackupCmd(cfg),
+		newImportCmd(cfg),
 		newVersionCmd(),
 	)
 	return root
