@@ -8,7 +8,7 @@ import (
 
 // newTestDB opens a migrated database in a fresh file under t.TempDir and
 // closes it when the test ends.
-func newTestDB(t *testing.T) *DB {
+func newTestDB(t testing.TB) *DB {
 	t.Helper()
 	d, err := Open(t.Context(), filepath.Join(t.TempDir(), "journal.db"))
 	if err != nil {
