@@ -43,7 +43,7 @@ func TestImportWhileServing(t *testing.T) {
 	}
 
 	out, err := run(t, "import", "--user", "alice", good, bad, "--data", dir)
-	if err == nil || !strings.Contains(out, "2 duplicates") || !strings.Contains(out, "line 2, side: side must be buy or sell") {
+	if err == nil || !strings.Contains(out, "2 duplicates") || !strings.Contains(out, "line 2, side: side must be Buy or Sell") {
 		t.Errorf("good again and bad: err %v, printed:\n%s", err, out)
 	}
 	if _, err := run(t, "import", "--user", "nobody", good, "--data", dir); err == nil {

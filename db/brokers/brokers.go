@@ -6,7 +6,6 @@ package brokers
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 )
@@ -96,45 +95,38 @@ func Read(r io.Reader, opt Options) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := pick(opt.Format, t.header)
+	s, err := pick(opt.Format, t)
 	if err != nil {
 		return nil, err
 	}
-	return f.read(t, opt)
+	return s.read(t, opt)
 }
 
-// format is one platform's export: the headers that place it and how its
-// rows become fills.
-type format struct {
-	name     string
-	required []string // normalised header names the file must have
-	read     func(t *table, opt Options) (*File, error)
+// specs are the formats, in the order auto-detection tries them: the more
+// columns a format requires, the earlier, so that a file is never taken for
+// a format whose columns are a subset of its own.
+func specs() []spec {
+	return []spec{tradovatePositions, tradovatePerformance, tradovateOrders, ninjaTraderTrades, ninjaTraderExecutions,
+		rithmicOrders, projectXTrades, projectXOrders, ibkrFlex, generic}
 }
 
 // pick finds the format by name, or by the header when name is auto.
-func pick(name string, header []string) (format, error) {
-	have := map[string]bool{}
-	for _, h := range header {
-		have[norm(h)] = true
-	}
-	fits := func(f format) bool {
-		return !slices.ContainsFunc(f.required, func(r string) bool { return !have[r] })
-	}
+func pick(name string, t *table) (spec, error) {
 	if name != "" && name != "auto" {
-		for _, f := range formats() {
-			if f.name == name {
-				if !fits(f) {
-					return format{}, &FieldError{"format", fmt.Sprintf("the file is not %s: its header lacks %s", name, strings.Join(f.required, ", "))}
+		for _, s := range specs() {
+			if s.name == name {
+				if missing := s.missing(t); len(missing) > 0 {
+					return spec{}, &FieldError{"format", fmt.Sprintf("the file is not %s: its header lacks %s", name, strings.Join(missing, ", "))}
 				}
-				return f, nil
+				return s, nil
 			}
 		}
-		return format{}, &FieldError{"format", "format must be auto or one of " + strings.Join(Formats, ", ")}
+		return spec{}, &FieldError{"format", "format must be auto or one of " + strings.Join(Formats, ", ")}
 	}
-	for _, f := range formats() {
-		if fits(f) {
-			return f, nil
+	for _, s := range specs() {
+		if s.fits(t) {
+			return s, nil
 		}
 	}
-	return format{}, &FieldError{"format", "the file's header matches no known format; name one of " + strings.Join(Formats, ", ")}
+	return spec{}, &FieldError{"format", "the file's header matches no known format; name one of " + strings.Join(Formats, ", ")}
 }

@@ -122,19 +122,19 @@ func TestReadErrors(t *testing.T) {
 		"A,MNQZ5,buy,1,-5,zero,2025-12-01 09:31:05,x4\n"+
 		"A,MNQZ5,buy,1,21000,0.62,2025-03-09 02:30:00,x5\n"+
 		"A,MNQZ5,buy,1,21000,0.62,2025-11-02 01:30:00,x6\n"+
-		"A,MNQZ5,buy,1,21000,0.62,12/01/2025 9:31,x7\n"), Options{Location: newYork})
+		"A,MNQZ5,buy,1,21000,0.62,yesterday,x7\n"), Options{Location: newYork})
 	var rows *Error
 	if f != nil || !errors.As(err, &rows) {
 		t.Fatalf("got %v, %v; want *Error and no file", f, err)
 	}
 	want := []RowError{
-		{3, "Side", "side must be buy or sell"},
-		{4, "Quantity", "quantity is not a number"},
-		{5, "Price", "price must be a positive number"},
-		{5, "Commission", "commission is not a number"},
-		{6, "Timestamp", "timestamp does not exist in America/New_York (the clocks jumped over it)"},
-		{7, "Timestamp", "timestamp is ambiguous in America/New_York (the clocks turned back over it)"},
-		{8, "Timestamp", "timestamp " + errBadTime.Error()},
+		{3, "Side", "Side must be Buy or Sell (or B/S, Bid/Ask)"},
+		{4, "Quantity", "Quantity is not a number"},
+		{5, "Price", "Price must be a positive number"},
+		{5, "Commission", "Commission is not a number"},
+		{6, "Timestamp", "Timestamp does not exist in America/New_York (the clocks jumped over it)"},
+		{7, "Timestamp", "Timestamp is ambiguous in America/New_York (the clocks turned back over it)"},
+		{8, "Timestamp", "Timestamp " + errStamp.Error()},
 	}
 	if !reflect.DeepEqual(rows.Rows, want) {
 		t.Errorf("row errors:\n got %+v\nwant %+v", rows.Rows, want)

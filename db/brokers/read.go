@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -17,8 +18,12 @@ import (
 type table struct {
 	header []string
 	cols   map[string]int // normalised header name → index
+	zones  map[int]string // index → the zone abbreviation its header names ("EDT")
 	csv    *csv.Reader
 }
+
+// zoned is a header that names its zone: "Update Time (EDT)".
+var zoned = regexp.MustCompile(`^(.*?)\s*\(([A-Za-z]{2,5})\)$`)
 
 // newTable decodes the file's text (UTF-8 with or without a BOM, UTF-16
 // with a BOM), sniffs the delimiter from the header line and reads it.
@@ -49,7 +54,7 @@ func newTable(r io.Reader) (*table, error) {
 	c.Comma = sniff(string(line))
 	c.FieldsPerRecord = -1
 	c.ReuseRecord = false
-	t := &table{csv: c, cols: map[string]int{}}
+	t := &table{csv: c, cols: map[string]int{}, zones: map[int]string{}}
 	for {
 		rec, err := c.Read()
 		if err == io.EOF {
@@ -58,15 +63,24 @@ func newTable(r io.Reader) (*table, error) {
 		if err != nil {
 			return nil, &FieldError{"file", "the header line cannot be read: " + err.Error()}
 		}
-		if blank(rec) {
+		// A section title before the header (Rithmic's "Completed
+		// Orders") is one cell.
+		if filled(rec) < 2 {
 			continue
 		}
 		t.header = trimAll(rec)
 		break
 	}
 	for i, h := range t.header {
-		if _, dup := t.cols[norm(h)]; !dup {
-			t.cols[norm(h)] = i
+		names := []string{h}
+		if m := zoned.FindStringSubmatch(h); m != nil {
+			names = append(names, m[1])
+			t.zones[i] = strings.ToUpper(m[2])
+		}
+		for _, n := range names {
+			if _, dup := t.cols[norm(n)]; !dup {
+				t.cols[norm(n)] = i
+			}
 		}
 	}
 	return t, nil
@@ -126,13 +140,17 @@ func norm(h string) string {
 	return b.String()
 }
 
-func blank(rec []string) bool {
+func blank(rec []string) bool { return filled(rec) == 0 }
+
+// filled counts the cells that hold something.
+func filled(rec []string) int {
+	n := 0
 	for _, f := range rec {
 		if strings.TrimSpace(f) != "" {
-			return false
+			n++
 		}
 	}
-	return true
+	return n
 }
 
 func trimAll(rec []string) []string {

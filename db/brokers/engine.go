@@ -1,0 +1,340 @@
+package brokers
+
+import (
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// spec is one platform's export: the headers that place it, the aliases of
+// the columns it reads by role, and how one row becomes fills.
+type spec struct {
+	name     string
+	required []string            // roles whose column the file must have
+	columns  map[string][]string // role → header aliases, as the platform writes them
+	row      func(r *reader, line int, rec []string)
+}
+
+// fits reports whether the header has a column for every required role.
+func (s spec) fits(t *table) bool {
+	for _, role := range s.required {
+		if i, _ := t.col(s.columns[role]...); i < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// missing names the required columns the header lacks.
+func (s spec) missing(t *table) []string {
+	var out []string
+	for _, role := range s.required {
+		if i, _ := t.col(s.columns[role]...); i < 0 {
+			out = append(out, s.columns[role][0])
+		}
+	}
+	return out
+}
+
+// reader reads one file's rows by a spec.
+type reader struct {
+	t     *table
+	opt   Options
+	file  *File
+	bad   rowErrs
+	idx   map[string]int
+	fills []pendingFill
+	trips []trip
+}
+
+// pendingFill is a fill whose time is still text.
+type pendingFill struct {
+	Fill
+	when    stamp
+	skipped bool // cancelled by a later row (IBKR)
+}
+
+// trip is a round-trip row: two fills, whose order its times decide.
+type trip struct {
+	line              int
+	account, contract string
+	side              string // "long", "short", or "" to decide by the times
+	quantity          float64
+	buyPrice          float64
+	sellPrice         float64
+	bought, sold      stamp
+	buyID, sellID     string // fill ids where the file has them, to order equal times
+	id                string // the row's id, "" when none
+	cost              *float64
+}
+
+// read runs the spec over every row, then reads the times.
+func (s spec) read(t *table, opt Options) (*File, error) {
+	r := &reader{t: t, opt: opt, idx: map[string]int{},
+		file: &File{Format: s.name, Fills: []Fill{}, Warnings: []string{}, Columns: map[string]string{}}}
+	for role, aliases := range s.columns {
+		i, name := t.col(aliases...)
+		r.idx[role] = i
+		r.file.Columns[role] = name
+		if i >= 0 && t.zones[i] != "" {
+			if _, ok := headerZones[t.zones[i]]; !ok {
+				return nil, &FieldError{"timezone", "the header " + name + " names a zone this journal does not know (" +
+					t.zones[i] + "); known: UTC, GMT, EST, EDT, CST, CDT, MST, MDT, PST, PDT, BST, CET, CEST, EET, EEST, JST, AEST, AEDT"}
+			}
+		}
+	}
+	for {
+		rec, line, err := t.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if summaryRow(rec) {
+			continue
+		}
+		r.file.Rows++
+		s.row(r, line, rec)
+	}
+	return r.finish()
+}
+
+// summaryRow is a line that is no data row: a section title (one cell),
+// or a total.
+func summaryRow(rec []string) bool {
+	filled := 0
+	for _, c := range rec {
+		if c != "" {
+			filled++
+		}
+	}
+	first := strings.ToLower(rec[0])
+	return filled <= 1 || first == "total" || first == "totals" || first == "subtotal" || first == "summary"
+}
+
+// cell is the row's value for role, "" when the file has no such column.
+func (r *reader) cell(rec []string, role string) string {
+	if i, ok := r.idx[role]; ok && i >= 0 && i < len(rec) {
+		return rec[i]
+	}
+	return ""
+}
+
+// has reports whether the file has a column for role.
+func (r *reader) has(role string) bool {
+	i, ok := r.idx[role]
+	return ok && i >= 0
+}
+
+// fail notes a bad cell of role.
+func (r *reader) fail(line int, role, msg string) {
+	r.bad.add(line, r.file.Columns[role], msg)
+}
+
+// number reads role's cell as a number; a bad one is a row error.
+func (r *reader) number(line int, rec []string, role string) (float64, bool) {
+	v, err := number(r.cell(rec, role), r.opt.Decimal)
+	if err != nil {
+		r.fail(line, role, r.file.Columns[role]+" "+err.Error())
+		return 0, false
+	}
+	return v, true
+}
+
+// positive reads a price or quantity, which must be above 0.
+func (r *reader) positive(line int, rec []string, role string) (float64, bool) {
+	v, ok := r.number(line, rec, role)
+	if ok && !(v > 0) {
+		r.fail(line, role, r.file.Columns[role]+" must be a positive number")
+		return 0, false
+	}
+	return v, ok
+}
+
+// side reads role's cell as buy or sell.
+func (r *reader) side(line int, rec []string, role string) (string, bool) {
+	s, ok := side(r.cell(rec, role))
+	if !ok {
+		r.fail(line, role, r.file.Columns[role]+" must be Buy or Sell (or B/S, Bid/Ask)")
+	}
+	return s, ok
+}
+
+// costs is the sum of the row's cost cells, as a cost whatever its sign;
+// nil when the row has none (no such column, or every cell blank).
+func (r *reader) costs(line int, rec []string, roles ...string) *float64 {
+	var total float64
+	any := false
+	for _, role := range roles {
+		c := r.cell(rec, role)
+		if c == "" {
+			continue
+		}
+		v, ok := r.number(line, rec, role)
+		if !ok {
+			continue
+		}
+		total += math.Abs(v)
+		any = true
+	}
+	if !any {
+		return nil
+	}
+	return &total
+}
+
+// stamp notes role's cell for reading once the date order is known.
+func (r *reader) stamp(line int, rec []string, role string) stamp {
+	st := stamp{text: r.cell(rec, role), line: line, column: r.file.Columns[role]}
+	if i, ok := r.idx[role]; ok && r.t.zones[i] != "" {
+		z := r.t.zones[i]
+		st.zone = time.FixedZone(z, headerZones[z])
+	}
+	return st
+}
+
+// add records a fill of the row.
+func (r *reader) add(f Fill, when stamp) {
+	r.fills = append(r.fills, pendingFill{Fill: f, when: when})
+}
+
+// finish reads every time, turns round trips into their two fills, and
+// returns the file, or every bad cell.
+func (r *reader) finish() (*File, error) {
+	var stamps []stamp
+	for _, f := range r.fills {
+		stamps = append(stamps, f.when)
+	}
+	for _, tr := range r.trips {
+		stamps = append(stamps, tr.bought, tr.sold)
+	}
+	parsed := make([]parsedStamp, len(stamps))
+	ok := make([]bool, len(stamps))
+	var readable []parsedStamp
+	var readableAt []stamp
+	for i, st := range stamps {
+		p, err := parseStamp(st.text)
+		if err != nil {
+			r.bad.add(st.line, st.column, st.column+" "+err.Error())
+			continue
+		}
+		parsed[i], ok[i] = p, true
+		readable, readableAt = append(readable, p), append(readableAt, st)
+	}
+	order, warning := dateOrder(readable, readableAt, r.opt, &r.bad)
+	if warning != "" {
+		r.file.Warnings = append(r.file.Warnings, warning)
+	}
+	at := make([]time.Time, len(stamps))
+	for i, st := range stamps {
+		if !ok[i] {
+			continue
+		}
+		t, err := parsed[i].instant(order, st.zone, r.opt.Location)
+		if err != nil {
+			r.bad.add(st.line, st.column, st.column+" "+err.Error())
+			continue
+		}
+		at[i] = t
+	}
+	if len(r.bad.Rows) > 0 {
+		slices.SortStableFunc(r.bad.Rows, func(a, b RowError) int { return a.Line - b.Line })
+		return nil, &Error{Rows: r.bad.Rows}
+	}
+	for i, f := range r.fills {
+		if f.skipped {
+			continue
+		}
+		f.At = at[i]
+		r.file.Fills = append(r.file.Fills, f.Fill)
+	}
+	for k, tr := range r.trips {
+		r.file.Fills = append(r.file.Fills, tr.fills(at[len(r.fills)+2*k], at[len(r.fills)+2*k+1])...)
+	}
+	slices.SortStableFunc(r.file.Fills, func(a, b Fill) int { return a.Line - b.Line })
+	return r.file, nil
+}
+
+// fills are a round trip's entry and exit: long when it bought first.
+func (tr trip) fills(bought, sold time.Time) []Fill {
+	long := tr.side == "long"
+	if tr.side == "" {
+		switch c := bought.Compare(sold); {
+		case c != 0:
+			long = c < 0
+		default:
+			long = tr.buyID == "" || tr.sellID == "" || lessID(tr.buyID, tr.sellID)
+		}
+	}
+	var cost [2]*float64
+	if tr.cost != nil {
+		entry, exit := *tr.cost/2, *tr.cost/2
+		cost = [2]*float64{&entry, &exit}
+	}
+	buy := Fill{Line: tr.line, Account: tr.account, Contract: tr.contract, Side: "buy", Quantity: tr.quantity,
+		Price: tr.buyPrice, At: bought}
+	sell := Fill{Line: tr.line, Account: tr.account, Contract: tr.contract, Side: "sell", Quantity: tr.quantity,
+		Price: tr.sellPrice, At: sold}
+	entry, exit := buy, sell
+	if !long {
+		entry, exit = sell, buy
+	}
+	entry.Commission, exit.Commission = cost[0], cost[1]
+	if tr.id != "" {
+		entry.SourceID, exit.SourceID = tr.id+":entry", tr.id+":exit"
+	}
+	if exit.At.Before(entry.At) {
+		exit.At = entry.At // an entry always comes before its exit
+	}
+	return []Fill{entry, exit}
+}
+
+// lessID orders fill ids as numbers where both are, else as text.
+func lessID(a, b string) bool {
+	if len(a) != len(b) && strings.Trim(a+b, "0123456789") == "" {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+var (
+	monthCodes = "FGHJKMNQUVXZ"
+	months     = []string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"}
+	// NinjaTrader's MNQ 12-25 and MNQ DEC25; a two-digit year after a month code.
+	numericMonth = regexp.MustCompile(`^([A-Z0-9]{1,4}) +(\d{2})-(\d{2})$`)
+	namedMonth   = regexp.MustCompile(`^([A-Z0-9]{1,4}) +([A-Z]{3})(\d{2})$`)
+	longYear     = regexp.MustCompile(`^([A-Z0-9]{1,4})([FGHJKMNQUVXZ])\d(\d)$`)
+)
+
+// contract writes a contract as the exchange does: root, month code, the
+// year's last digit (MNQZ5).
+func contract(s string) string {
+	c := strings.ToUpper(strings.Join(strings.Fields(s), " "))
+	if m := numericMonth.FindStringSubmatch(c); m != nil {
+		if mm := int(m[2][0]-'0')*10 + int(m[2][1]-'0'); mm >= 1 && mm <= 12 {
+			return m[1] + string(monthCodes[mm-1]) + m[3][1:]
+		}
+	}
+	if m := namedMonth.FindStringSubmatch(c); m != nil {
+		if i := slices.Index(months, m[2]); i >= 0 {
+			return m[1] + string(monthCodes[i]) + m[3][1:]
+		}
+	}
+	if m := longYear.FindStringSubmatch(c); m != nil {
+		return m[1] + m[2] + m[3]
+	}
+	return c
+}
+
+// rowErrs collects bad cells up to MaxRowErrors.
+type rowErrs struct{ Rows []RowError }
+
+func (e *rowErrs) add(line int, column, msg string) {
+	if len(e.Rows) < MaxRowErrors {
+		e.Rows = append(e.Rows, RowError{Line: line, Column: column, Message: msg})
+	}
+}

@@ -1,0 +1,119 @@
+package brokers
+
+import "strings"
+
+// Tradovate writes three exports this journal reads. Its cells often carry
+// a leading space (" Buy", " Filled"); values are trimmed.
+
+// tradovateOrders is the Orders tab's export: one row per order, with its
+// average fill price and filled quantity. Filled orders are fills (source
+// id: the order id); cancelled, working, rejected and expired ones are
+// skipped. It has no commission column.
+var tradovateOrders = spec{
+	name:     "tradovate_orders",
+	required: []string{"side", "contract", "status", "quantity", "price"},
+	columns: map[string][]string{
+		"account": {"Account"}, "contract": {"Contract"}, "side": {"B/S"}, "status": {"Status"},
+		"quantity": {"filledQty", "Filled Qty"}, "price": {"avgPrice", "Avg Fill Price"},
+		"time": {"Fill Time", "Timestamp"}, "id": {"Order ID", "orderId"},
+	},
+	row: func(r *reader, line int, rec []string) {
+		if !filledStatus(r.cell(rec, "status")) {
+			r.file.Skipped++
+			return
+		}
+		qty, ok := r.number(line, rec, "quantity")
+		if ok && qty == 0 {
+			r.file.Skipped++ // an order that filled nothing
+			return
+		}
+		f := Fill{Line: line, Account: r.cell(rec, "account"), Contract: contract(r.cell(rec, "contract")),
+			SourceID: r.cell(rec, "id")}
+		if ok && qty < 0 {
+			r.fail(line, "quantity", r.file.Columns["quantity"]+" must be a positive number")
+		}
+		f.Quantity = qty
+		f.Side, _ = r.side(line, rec, "side")
+		f.Price, _ = r.positive(line, rec, "price")
+		r.add(f, r.stamp(line, rec, "time"))
+	},
+}
+
+// filledStatus reports whether an order's status makes it a fill. A file
+// without a status column has only filled orders.
+func filledStatus(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "filled", "fill", "complete", "completed", "executed":
+		return true
+	}
+	return false
+}
+
+// tradovatePerformance is the Performance tab's export: one row per paired
+// round trip (a scale-out's rows share one buy fill). Source ids:
+// buyFillId/sellFillId with :entry and :exit. No account, no commission.
+var tradovatePerformance = spec{
+	name:     "tradovate_performance",
+	required: []string{"contract", "quantity", "buyPrice", "sellPrice", "bought", "sold", "buyID", "sellID"},
+	columns: map[string][]string{
+		"contract": {"symbol"}, "quantity": {"qty"}, "buyPrice": {"buyPrice"}, "sellPrice": {"sellPrice"},
+		"bought": {"boughtTimestamp"}, "sold": {"soldTimestamp"}, "buyID": {"buyFillId"}, "sellID": {"sellFillId"},
+	},
+	row: roundTripRow,
+}
+
+// tradovatePositions is the Position History export: like Performance, one
+// row per paired quantity, with the account.
+var tradovatePositions = spec{
+	name:     "tradovate_positions",
+	required: []string{"contract", "quantity", "buyPrice", "sellPrice", "bought", "sold", "buyID", "sellID"},
+	columns: map[string][]string{
+		"account": {"Account"}, "contract": {"Contract"}, "quantity": {"Paired Qty"},
+		"buyPrice": {"Buy Price"}, "sellPrice": {"Sell Price"}, "bought": {"Bought Timestamp"},
+		"sold": {"Sold Timestamp"}, "buyID": {"Buy Fill ID"}, "sellID": {"Sell Fill ID"},
+	},
+	row: roundTripRow,
+}
+
+// roundTripRow reads a row that pairs a buy and a sell: the shared shape of
+// the round-trip formats, by role. "side" ("Long"/"Short"), "entry"/"exit"
+// prices and times where a format writes them so, "cost" columns split
+// evenly, "id" or "buyID"/"sellID" for the source ids.
+func roundTripRow(r *reader, line int, rec []string) {
+	tr := trip{line: line, account: r.cell(rec, "account"), contract: contract(r.cell(rec, "contract"))}
+	if tr.contract == "" {
+		r.fail(line, "contract", r.file.Columns["contract"]+" is required")
+	}
+	tr.quantity, _ = r.positive(line, rec, "quantity")
+	tr.buyID, tr.sellID = r.cell(rec, "buyID"), r.cell(rec, "sellID")
+	tr.id = r.cell(rec, "id")
+	if tr.id == "" && tr.buyID != "" && tr.sellID != "" {
+		tr.id = tr.buyID + "/" + tr.sellID
+	}
+	tr.cost = r.costs(line, rec, "commission", "fees", "fee2", "fee3", "fee4", "fee5")
+	if r.has("side") {
+		switch strings.ToLower(r.cell(rec, "side")) {
+		case "long", "buy":
+			tr.side = "long"
+		case "short", "sell":
+			tr.side = "short"
+		default:
+			r.fail(line, "side", r.file.Columns["side"]+" must be Long or Short")
+		}
+	}
+	if r.has("entryPrice") {
+		// Entry and exit columns: the side says which was the buy.
+		entry, _ := r.positive(line, rec, "entryPrice")
+		exit, _ := r.positive(line, rec, "exitPrice")
+		in, out := r.stamp(line, rec, "entry"), r.stamp(line, rec, "exit")
+		tr.buyPrice, tr.sellPrice, tr.bought, tr.sold = entry, exit, in, out
+		if tr.side == "short" {
+			tr.buyPrice, tr.sellPrice, tr.bought, tr.sold = exit, entry, out, in
+		}
+	} else {
+		tr.buyPrice, _ = r.positive(line, rec, "buyPrice")
+		tr.sellPrice, _ = r.positive(line, rec, "sellPrice")
+		tr.bought, tr.sold = r.stamp(line, rec, "bought"), r.stamp(line, rec, "sold")
+	}
+	r.trips = append(r.trips, tr)
+}
