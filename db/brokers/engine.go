@@ -215,7 +215,7 @@ func (r *reader) finish() (*File, error) {
 	parsed := make([]parsedStamp, len(stamps))
 	ok := make([]bool, len(stamps))
 	var readable []parsedStamp
-	var readableAt []stamp
+	var readableAt []int
 	for i, st := range stamps {
 		p, err := parseStamp(st.text)
 		if err != nil {
@@ -223,11 +223,16 @@ func (r *reader) finish() (*File, error) {
 			continue
 		}
 		parsed[i], ok[i] = p, true
-		readable, readableAt = append(readable, p), append(readableAt, st)
+		readable, readableAt = append(readable, p), append(readableAt, i)
 	}
-	order, warning := dateOrder(readable, readableAt, r.opt, &r.bad)
+	order, warning, conflicts := dateOrder(readable, r.opt)
 	if warning != "" {
 		r.file.Warnings = append(r.file.Warnings, warning)
+	}
+	for _, k := range conflicts {
+		i := readableAt[k]
+		ok[i] = false
+		r.bad.add(stamps[i].line, stamps[i].column, "the file writes some dates day-first and others month-first: send date_order")
 	}
 	at := make([]time.Time, len(stamps))
 	for i, st := range stamps {

@@ -111,11 +111,11 @@ func parseStamp(text string) (parsedStamp, error) {
 }
 
 // dateOrder decides how the file's digits-only dates read: as opt says, or
-// from the dates themselves (DESIGN §8). Dates that contradict each other
-// are row errors.
-func dateOrder(stamps []parsedStamp, lines []stamp, opt Options, bad *rowErrs) (order, warning string) {
+// from the dates themselves (DESIGN §8). conflicts are the dates that, in a
+// file writing some day-first and others month-first, decided either way.
+func dateOrder(stamps []parsedStamp, opt Options) (order, warning string, conflicts []int) {
 	if opt.DateOrder != "" && opt.DateOrder != "auto" {
-		return opt.DateOrder, ""
+		return opt.DateOrder, "", nil
 	}
 	var dayFirst, monthFirst []int
 	ambiguous := false
@@ -132,20 +132,15 @@ func dateOrder(stamps []parsedStamp, lines []stamp, opt Options, bad *rowErrs) (
 	}
 	switch {
 	case len(dayFirst) > 0 && len(monthFirst) > 0:
-		for _, i := range append(dayFirst, monthFirst...) {
-			bad.add(lines[i].line, lines[i].column, "the file writes some dates day-first and others month-first; send date_order")
-		}
-		return "mdy", ""
+		return "mdy", "", append(dayFirst, monthFirst...)
 	case len(dayFirst) > 0:
-		return "dmy", ""
-	case len(monthFirst) > 0:
-		return "mdy", ""
-	case !ambiguous:
-		return "mdy", ""
+		return "dmy", "", nil
+	case len(monthFirst) > 0 || !ambiguous:
+		return "mdy", "", nil
 	case opt.Decimal == "comma":
-		return "dmy", "every date reads both ways (such as 03/04); they were read day-first (date_order=dmy), as files with decimal commas write them"
+		return "dmy", "every date reads both ways (such as 03/04); they were read day-first (date_order=dmy), as files with decimal commas write them", nil
 	}
-	return "mdy", "every date reads both ways (such as 03/04); they were read month-first (date_order=mdy); send date_order=dmy if they are day-first"
+	return "mdy", "every date reads both ways (such as 03/04); they were read month-first (date_order=mdy); send date_order=dmy if they are day-first", nil
 }
 
 // instant is the moment a stamp names, with the date order decided.
