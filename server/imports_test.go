@@ -448,3 +448,62 @@ func TestImportTooLarge(t *testing.T) {
 		t.Errorf("oversized file: %d %.200s, want 400 naming file", status, b)
 	}
 }
+
+// TestImportTimezone: local times read in the form's timezone, else the
+// user's; an offset in the value wins over both.
+func TestImportTimezone(t *testing.T) {
+	e := newTradeEnv(t)
+	file := genericHeader +
+		"APEX-1,MNQZ5,buy,1,21000,0,2025-12-01 09:31:00,Z1\n" + // local
+		"APEX-1,MNQZ5,sell,1,21001,0,2025-12-01T09:45:00+01:00,Z2\n" // 08:45 UTC
+	imp := e.mustImport(t, e.key, file, http.StatusOK, "timezone", "Europe/Berlin", "dry_run", "true")
+	if imp.Timezone != "Europe/Berlin" || len(imp.Trades) != 1 {
+		t.Fatalf("dry run: %+v", imp)
+	}
+	fills := imp.Trades[0].Executions
+	// 09:31 in Berlin is 08:31 UTC, 03:31 in the user's New York.
+	if fills[0].ExecutionTimestamp != "2025-12-01T08:31:00+00:00" || fills[0].ExecutionTime != "03:31:00" ||
+		fills[1].ExecutionTimestamp != "2025-12-01T08:45:00+00:00" {
+		t.Errorf("fills: %+v", fills)
+	}
+	// In New York the buy's 09:31 is 14:31 UTC, after the sell: a short.
+	imp = e.mustImport(t, e.key, file, http.StatusOK, "dry_run", "true")
+	if tr := imp.Trades[0]; imp.Timezone != "America/New_York" || tr.Side != "short" ||
+		tr.Executions[1].ExecutionTimestamp != "2025-12-01T14:31:00+00:00" {
+		t.Errorf("the user's zone: %+v", imp)
+	}
+}
+
+// TestImportScopes: importing and undoing need trades:write; listing and
+// exporting trades:read.
+func TestImportScopes(t *testing.T) {
+	e := newTradeEnv(t)
+	imp := e.mustImport(t, e.key, morning, http.StatusCreated)
+	_, readKey := e.newKey(t, "alice", "read", false)
+	if status, b := e.postImport(t, readKey, "f.csv", morning); status != 403 {
+		t.Errorf("import with a read key: %d %s, want 403", status, b)
+	}
+	if status, _ := e.do(t, "DELETE", "/api/v1/imports/"+*imp.ID, readKey, ""); status != 403 {
+		t.Errorf("undo with a read key: %d, want 403", status)
+	}
+	for _, target := range []string{"/api/v1/imports", "/api/v1/imports/" + *imp.ID, "/api/v1/trades/export"} {
+		if status, _ := e.do(t, "GET", target, readKey, ""); status != 200 {
+			t.Errorf("GET %s with a read key: %d, want 200", target, status)
+		}
+	}
+}
+
+// TestExportFilters: the export takes the trade list's filters, and a bad
+// one is a 400 naming it.
+func TestExportFilters(t *testing.T) {
+	e := newTradeEnv(t)
+	e.mustImport(t, e.key, morning+"APEX-1,ESZ5,buy,1,6000,2.14,2025-12-02T09:31:00-05:00,E1\n", http.StatusCreated)
+	w := e.request(t, "GET", "/api/v1/trades/export?symbol=ES", e.key, "")
+	want := genericHeader + "APEX-1,ESZ5,buy,1,6000,2.14,2025-12-02T14:31:00+00:00,E1\n"
+	if w.Code != 200 || w.Body.String() != want {
+		t.Errorf("export?symbol=ES: %d\n%s\nwant\n%s", w.Code, w.Body, want)
+	}
+	if status, b := e.do(t, "GET", "/api/v1/trades/export?start_date=yesterday", e.key, ""); status != 400 || !strings.Contains(string(b), "start_date") {
+		t.Errorf("bad filter: %d %s", status, b)
+	}
+}
