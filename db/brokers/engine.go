@@ -197,6 +197,40 @@ func (r *reader) stamp(line int, rec []string, role string) stamp {
 	return st
 }
 
+// fillRow reads a row that is one fill, by role: the shared shape of the
+// execution and order formats. Its commission is the sum of its cost
+// columns, or a per-contract rate x its quantity where the format has one.
+func fillRow(r *reader, line int, rec []string) {
+	f := Fill{Line: line, Account: r.cell(rec, "account"), Contract: contract(r.cell(rec, "contract")),
+		SourceID: r.cell(rec, "id")}
+	if f.Contract == "" {
+		r.fail(line, "contract", r.file.Columns["contract"]+" is required")
+	}
+	f.Side, _ = r.side(line, rec, "side")
+	f.Quantity, _ = r.positive(line, rec, "quantity")
+	f.Price, _ = r.positive(line, rec, "price")
+	f.Commission = r.costs(line, rec, "commission", "fees")
+	if rate := r.costs(line, rec, "rate"); rate != nil {
+		c := *rate * f.Quantity
+		f.Commission = &c
+	}
+	r.add(f, r.stamp(line, rec, "time"))
+}
+
+// orderRow reads a row that is an order: a fill when it filled, else
+// skipped (a status other than filled, or nothing filled).
+func orderRow(r *reader, line int, rec []string) {
+	if !filledStatus(r.cell(rec, "status")) {
+		r.file.Skipped++
+		return
+	}
+	if qty, err := number(r.cell(rec, "quantity"), r.opt.Decimal); err == nil && qty == 0 {
+		r.file.Skipped++
+		return
+	}
+	fillRow(r, line, rec)
+}
+
 // add records a fill of the row.
 func (r *reader) add(f Fill, when stamp) {
 	r.fills = append(r.fills, pendingFill{Fill: f, when: when})

@@ -11,16 +11,5 @@ var generic = spec{
 		"quantity": {"quantity"}, "price": {"price"}, "commission": {"commission"}, "time": {"timestamp"},
 		"id": {"exec_id"},
 	},
-	row: func(r *reader, line int, rec []string) {
-		f := Fill{Line: line, Account: r.cell(rec, "account"), Contract: contract(r.cell(rec, "contract")),
-			SourceID: r.cell(rec, "id")}
-		if f.Contract == "" {
-			r.fail(line, "contract", "symbol is required")
-		}
-		f.Side, _ = r.side(line, rec, "side")
-		f.Quantity, _ = r.positive(line, rec, "quantity")
-		f.Price, _ = r.positive(line, rec, "price")
-		f.Commission = r.costs(line, rec, "commission")
-		r.add(f, r.stamp(line, rec, "time"))
-	},
+	row: fillRow,
 }

@@ -13,18 +13,7 @@ var ninjaTraderExecutions = spec{
 		"price": {"Price"}, "time": {"Time"}, "id": {"ID", "Execution ID"}, "commission": {"Commission"},
 		"fees": {"Fees"},
 	},
-	row: func(r *reader, line int, rec []string) {
-		f := Fill{Line: line, Account: r.cell(rec, "account"), Contract: contract(r.cell(rec, "contract")),
-			SourceID: r.cell(rec, "id")}
-		if f.Contract == "" {
-			r.fail(line, "contract", r.file.Columns["contract"]+" is required")
-		}
-		f.Side, _ = r.side(line, rec, "side")
-		f.Quantity, _ = r.positive(line, rec, "quantity")
-		f.Price, _ = r.positive(line, rec, "price")
-		f.Commission = r.costs(line, rec, "commission", "fees")
-		r.add(f, r.stamp(line, rec, "time"))
-	},
+	row: fillRow,
 }
 
 // ninjaTraderTrades is the Trade Performance → Trades grid's export: one

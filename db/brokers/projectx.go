@@ -16,19 +16,7 @@ var projectXOrders = spec{
 		"time": {"FilledAt", "ExecutedAt"}, "id": {"Id", "OrderId"}, "commission": {"Commissions", "Commission"},
 		"fees": {"Fees"},
 	},
-	row: func(r *reader, line int, rec []string) {
-		if !filledStatus(r.cell(rec, "status")) {
-			r.file.Skipped++
-			return
-		}
-		f := Fill{Line: line, Account: r.cell(rec, "account"), Contract: contract(r.cell(rec, "contract")),
-			SourceID: r.cell(rec, "id")}
-		f.Side, _ = r.side(line, rec, "side")
-		f.Quantity, _ = r.positive(line, rec, "quantity")
-		f.Price, _ = r.positive(line, rec, "price")
-		f.Commission = r.costs(line, rec, "commission", "fees")
-		r.add(f, r.stamp(line, rec, "time"))
-	},
+	row: orderRow,
 }
 
 // projectXTrades is the Trades export: one round trip per row (Type Long

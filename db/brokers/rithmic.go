@@ -15,27 +15,5 @@ var rithmicOrders = spec{
 		"quantity": {"Qty Filled"}, "price": {"Avg Fill Price"}, "time": {"Update Time"},
 		"id": {"Order Number"}, "rate": {"Commission Fill Rate"},
 	},
-	row: func(r *reader, line int, rec []string) {
-		if !filledStatus(r.cell(rec, "status")) {
-			r.file.Skipped++
-			return
-		}
-		qty, ok := r.number(line, rec, "quantity")
-		if ok && qty == 0 {
-			r.file.Skipped++
-			return
-		}
-		if ok && qty < 0 {
-			r.fail(line, "quantity", r.file.Columns["quantity"]+" must be a positive number")
-		}
-		f := Fill{Line: line, Account: r.cell(rec, "account"), Contract: contract(r.cell(rec, "contract")),
-			SourceID: r.cell(rec, "id"), Quantity: qty}
-		f.Side, _ = r.side(line, rec, "side")
-		f.Price, _ = r.positive(line, rec, "price")
-		if rate := r.costs(line, rec, "rate"); rate != nil {
-			c := *rate * qty
-			f.Commission = &c
-		}
-		r.add(f, r.stamp(line, rec, "time"))
-	},
+	row: orderRow,
 }

@@ -17,26 +17,7 @@ var tradovateOrders = spec{
 		"quantity": {"filledQty", "Filled Qty"}, "price": {"avgPrice", "Avg Fill Price"},
 		"time": {"Fill Time", "Timestamp"}, "id": {"Order ID", "orderId"},
 	},
-	row: func(r *reader, line int, rec []string) {
-		if !filledStatus(r.cell(rec, "status")) {
-			r.file.Skipped++
-			return
-		}
-		qty, ok := r.number(line, rec, "quantity")
-		if ok && qty == 0 {
-			r.file.Skipped++ // an order that filled nothing
-			return
-		}
-		f := Fill{Line: line, Account: r.cell(rec, "account"), Contract: contract(r.cell(rec, "contract")),
-			SourceID: r.cell(rec, "id")}
-		if ok && qty < 0 {
-			r.fail(line, "quantity", r.file.Columns["quantity"]+" must be a positive number")
-		}
-		f.Quantity = qty
-		f.Side, _ = r.side(line, rec, "side")
-		f.Price, _ = r.positive(line, rec, "price")
-		r.add(f, r.stamp(line, rec, "time"))
-	},
+	row: orderRow,
 }
 
 // filledStatus reports whether an order's status makes it a fill. A file
