@@ -5,54 +5,14 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"tradejournal/internal/seed"
 )
 
-// seedTrades writes n trades of 4 fills each for the user on one account,
-// in one transaction, straight through SQL: creating them one by one would
-// measure fsync, not the queries under test.
+// seedTrades writes n trades of 4 fills each for the user on one account.
 func seedTrades(tb testing.TB, d *DB, userID, accountID string, n int) {
 	tb.Helper()
-	ctx := context.Background()
-	tx, err := d.begin(ctx)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer tx.Rollback()
-	trade, err := tx.Prepare(`INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price,
-		exit_price, entry_date, entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission, status,
-		asset_class, point_value, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, 'long', 2, 20000, 20010, ?, ?, ?, ?, 400, 396, 4, 'win', 'futures', 20, ?, ?)`)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	fill, err := tx.Prepare(`INSERT INTO executions (id, trade_id, position, side, price, quantity, commission,
-		execution_date, execution_time, execution_type, execution_timestamp)
-		VALUES (?, ?, ?, ?, ?, 1, 1, ?, ?, ?, ?)`)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	roots := []string{"NQ", "ES", "CL", "GC", "MNQ"}
-	for i := range n {
-		id := d.NewID()
-		root := roots[i%len(roots)]
-		date := fmt.Sprintf("20%02d-%02d-%02d", 16+i/(12*28*10)%10, 1+i/(28*10)%12, 1+i/10%28)
-		clock := fmt.Sprintf("%02d:%02d:00", 9+i%7, i%60)
-		if _, err := trade.Exec(id, userID, accountID, root+"Z5", root, date, clock, date, clock, "x", "x"); err != nil {
-			tb.Fatal(err)
-		}
-		for k, side := range []string{"buy", "buy", "sell", "sell"} {
-			typ := "scale_in"
-			if side == "sell" {
-				typ = "scale_out"
-			}
-			if _, err := fill.Exec(d.NewID(), id, k, side, 20000+float64(k), date, clock, typ, date+"T14:30:00+00:00"); err != nil {
-				tb.Fatal(err)
-			}
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		tb.Fatal(err)
-	}
+	seed.Trades(tb, d.write, userID, accountID, n)
 }
 
 func newTradeFixture(tb testing.TB, d *DB) (userID, accountID string) {
