@@ -2,6 +2,7 @@ package db
 
 import (
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -69,5 +70,54 @@ func TestMigrateFromInit(t *testing.T) {
 	var imports int
 	if err := d.read.QueryRowContext(t.Context(), `SELECT count(*) FROM imports`).Scan(&imports); err != nil || imports != 0 {
 		t.Errorf("imports table: %d rows, %v", imports, err)
+	}
+}
+
+// TestMigrateTradeCounts: a journal of schema 2 gets each user's count of
+// trades when it opens, and the list's total is right from the first read.
+func TestMigrateTradeCounts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.db")
+	raw, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := provider(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(t.Context(), 2); err != nil {
+		t.Fatalf("migrate to 2: %v", err)
+	}
+	for _, q := range []string{
+		`INSERT INTO users (id, name, created_at) VALUES ('u1', 'alice', 'x'), ('u2', 'bob', 'x'), ('u3', 'carol', 'x')`,
+		`INSERT INTO accounts (id, user_id, account_number, account_type, created_at, updated_at)
+			VALUES ('a1', 'u1', 'A', 'prop', 'x', 'x'), ('a2', 'u2', 'B', 'prop', 'x', 'x')`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for i, owner := range []string{"u1", "u1", "u1", "u2"} {
+		if _, err := raw.Exec(`INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price,
+			entry_date, status, asset_class, point_value, created_at, updated_at)
+			VALUES (?, ?, ?, 'NQZ5', 'NQ', 'long', 1, 20000, '2025-12-01', 'open', 'futures', 20, 'x', 'x')`,
+			fmt.Sprint("t", i), owner, "a"+owner[1:]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := raw.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	d, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open migrates: %v", err)
+	}
+	defer d.Close()
+	for user, want := range map[string]int{"u1": 3, "u2": 1, "u3": 0} {
+		trades, total, err := d.Trades(t.Context(), user, TradeFilter{}, Page{Limit: 10})
+		if err != nil || total != want || len(trades) != want {
+			t.Errorf("%s: total %d, %d trades, %v; want %d", user, total, len(trades), err, want)
+		}
 	}
 }

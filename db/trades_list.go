@@ -26,10 +26,13 @@ type TradeFilter struct {
 	ImportID      string // trades holding a fill of this import
 }
 
+// unfiltered is the condition of a filter that only names the user.
+const unfiltered = "t.user_id = ?"
+
 // where builds the filter's SQL condition over trades t, with its arguments.
 // This is the one dynamic query of the journal; every value is a parameter.
 func (f TradeFilter) where(userID string) (string, []any) {
-	conds := []string{"t.user_id = ?"}
+	conds := []string{unfiltered}
 	args := []any{userID}
 	add := func(cond string, a ...any) {
 		conds = append(conds, cond)
@@ -97,8 +100,8 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 	}
 	defer tx.Rollback()
 	where, args := f.where(userID)
-	var total int
-	if err := tx.Tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where, args...).Scan(&total); err != nil {
+	total, err := countTrades(ctx, tx, where, args)
+	if err != nil {
 		return nil, 0, err
 	}
 	rows, err := tx.Tx.QueryContext(ctx, `SELECT `+tradeColumns+` FROM trades t
@@ -135,6 +138,19 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 		out[i].Tags = tags[out[i].ID]
 	}
 	return out, total, nil
+}
+
+// countTrades counts the trades matching where. Without a filter, the count
+// is the one the triggers of trade_counts keep; a filter counts the entries
+// of the index that serves it.
+func countTrades(ctx context.Context, tx txn, where string, args []any) (int, error) {
+	var total int
+	if where == unfiltered {
+		err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT trades FROM trade_counts WHERE user_id = ?), 0)`, args...).Scan(&total)
+		return total, err
+	}
+	err := tx.Tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where, args...).Scan(&total)
+	return total, err
 }
 
 // QueryPlan returns SQLite's plan for the list query of f, for tests that
