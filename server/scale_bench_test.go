@@ -192,9 +192,17 @@ func (s *scaleEnv) bare() op {
 // benchFills are the 4 fills of each created or replaced trade.
 var benchFills = fills(1, "buy 1@20000", "buy 1@20001", "sell 1@20010", "sell 1@20012")
 
+// create posts trades of 4 fills, each on the next of 500 days, as a
+// trader's journal spreads them: piling thousands on one day would measure
+// the re-check of that day's risk rules instead.
 func (s *scaleEnv) create() op {
-	body := s.tradeBody("NQZ5", "long", benchFills)
-	return func(w int) error { return s.call(w, "POST", s.url+"/api/v1/trades", body, http.StatusCreated) }
+	var n atomic.Int64
+	day0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return func(w int) error {
+		day := day0.AddDate(0, 0, int(n.Add(1)%500)).Format(time.DateOnly)
+		body := fmt.Sprintf(`{"account_id": %q, "symbol": "NQZ5", "side": "long", "entry_date": %q, %s}`, s.accountID, day, benchFills)
+		return s.call(w, "POST", s.url+"/api/v1/trades", body, http.StatusCreated)
+	}
 }
 
 // put replaces the 4 fills of a trade of each worker's own.
