@@ -38,6 +38,7 @@ type DB struct {
 	read       *sql.DB
 	writeStmts *stmtCache
 	readStmts  *stmtCache
+	writer     *writer
 
 	// Now is the clock; tests pin it.
 	Now func() time.Time
@@ -81,11 +82,13 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		read.Close()
 		return nil, err
 	}
+	writeStmts := newStmtCache(write)
 	return &DB{
 		write:      write,
 		read:       read,
-		writeStmts: newStmtCache(write),
+		writeStmts: writeStmts,
 		readStmts:  newStmtCache(read),
+		writer:     newWriter(write, writeStmts),
 		Now:        time.Now,
 		NewID:      newUUIDv7,
 	}, nil
@@ -186,11 +189,10 @@ func (db *DB) now() string {
 	return db.Now().UTC().Format(TimeFormat)
 }
 
-// begin starts a write transaction (BEGIN IMMEDIATE, through the one writer).
+// begin starts a write: its turn on the one writer connection, in a group
+// of writes committed together (BEGIN IMMEDIATE; see writer).
 func (db *DB) begin(ctx context.Context) (txn, error) {
-	db.writeStmts.preparePending(ctx)
-	tx, err := db.write.BeginTx(ctx, nil)
-	return txn{tx, db.writeStmts}, err
+	return db.writer.begin(ctx)
 }
 
 // beginRead starts a read transaction on a read-only connection, so that a
@@ -198,7 +200,7 @@ func (db *DB) begin(ctx context.Context) (txn, error) {
 func (db *DB) beginRead(ctx context.Context) (txn, error) {
 	db.readStmts.preparePending(ctx)
 	tx, err := db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	return txn{tx, db.readStmts}, err
+	return txn{Tx: tx, cache: db.readStmts}, err
 }
 
 func newUUIDv7() string {

@@ -214,7 +214,12 @@ func (db *DB) Keys(ctx context.Context, userName string) ([]Key, error) {
 // RevokeKey revokes a key by id; its next request gets 401. Revoking twice
 // keeps the first revocation time.
 func (db *DB) RevokeKey(ctx context.Context, id string) error {
-	res, err := db.write.ExecContext(ctx,
+	tx, err := db.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx,
 		`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?`, db.now(), id)
 	if err != nil {
 		return err
@@ -222,7 +227,7 @@ func (db *DB) RevokeKey(ctx context.Context, id string) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return notFound("Key")
 	}
-	return nil
+	return tx.Commit()
 }
 
 // Principal is who a request acts for: the owner of a live key.

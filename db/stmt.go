@@ -92,14 +92,46 @@ func (c *stmtCache) close() {
 }
 
 // txn is a transaction whose queries run as cached prepared statements.
-// Only fixed query texts may go through its methods; the one dynamic query
-// (the trade list's filter) uses the embedded *sql.Tx's own.
+// Only fixed query texts may go through its methods; a query built from a
+// filter uses the embedded *sql.Tx's own.
+//
+// A write transaction (m set) is one write of a group (see writer): its
+// Commit waits for the group's, and once it has its turn it runs to its
+// end, whatever becomes of its caller's context, since SQLite answers an
+// interrupted write by rolling back the whole group's transaction.
 type txn struct {
 	*sql.Tx
 	cache *stmtCache
+	m     *member
+}
+
+// Commit commits the transaction; a write returns once its group has
+// committed, with the group's outcome.
+func (t txn) Commit() error {
+	if t.m != nil {
+		return t.m.commit()
+	}
+	return t.Tx.Commit()
+}
+
+// Rollback undoes the transaction; a write undoes only itself.
+func (t txn) Rollback() error {
+	if t.m != nil {
+		return t.m.rollback()
+	}
+	return t.Tx.Rollback()
+}
+
+// ctx is the context a query of the transaction runs under.
+func (t txn) ctx(ctx context.Context) context.Context {
+	if t.m != nil {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 
 func (t txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = t.ctx(ctx)
 	if s := t.cache.lookup(query); s != nil {
 		return t.Tx.StmtContext(ctx, s).QueryContext(ctx, args...)
 	}
@@ -107,6 +139,7 @@ func (t txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.
 }
 
 func (t txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = t.ctx(ctx)
 	if s := t.cache.lookup(query); s != nil {
 		return t.Tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 	}
@@ -114,6 +147,7 @@ func (t txn) QueryRowContext(ctx context.Context, query string, args ...any) *sq
 }
 
 func (t txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = t.ctx(ctx)
 	if s := t.cache.lookup(query); s != nil {
 		return t.Tx.StmtContext(ctx, s).ExecContext(ctx, args...)
 	}
@@ -121,9 +155,26 @@ func (t txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Re
 }
 
 // stmt is query bound to the transaction, for running many times.
-func (t txn) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+func (t txn) stmt(ctx context.Context, query string) (txStmt, error) {
+	ctx = t.ctx(ctx)
 	if s := t.cache.lookup(query); s != nil {
-		return t.Tx.StmtContext(ctx, s), nil
+		return txStmt{t.Tx.StmtContext(ctx, s), t}, nil
 	}
-	return t.Tx.PrepareContext(ctx, query)
+	s, err := t.Tx.PrepareContext(ctx, query)
+	return txStmt{s, t}, err
+}
+
+// txStmt is a statement of a transaction, run under the transaction's
+// context rule.
+type txStmt struct {
+	*sql.Stmt
+	tx txn
+}
+
+func (s txStmt) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
+	return s.Stmt.ExecContext(s.tx.ctx(ctx), args...)
+}
+
+func (s txStmt) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
+	return s.Stmt.QueryRowContext(s.tx.ctx(ctx), args...)
 }

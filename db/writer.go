@@ -1,0 +1,169 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync/atomic"
+)
+
+// writer runs the journal's write transactions one at a time on the one
+// writer connection, and commits them in groups: a write that finds others
+// waiting for their turn leaves the transaction open for them, and the last
+// of a group commits it, so one fsync makes many writes durable. Each write
+// is still its own all-or-nothing unit (a savepoint inside the group's
+// transaction, unless it is the first), and none is acknowledged before the
+// group's commit has returned.
+type writer struct {
+	pool  *sql.DB
+	stmts *stmtCache
+	// turn is held (a value in it) by the one write running.
+	turn chan struct{}
+	// waiting counts the writes waiting for their turn.
+	waiting atomic.Int64
+	// open is the group the next write joins, nil when none is open; only
+	// the write holding turn touches it.
+	open *group
+	// commits counts the groups committed.
+	commits atomic.Int64
+}
+
+// maxGroup bounds the writes of one group, so that under a steady stream
+// the first of them waits for a bounded time.
+const maxGroup = 64
+
+// group is one transaction shared by several writes.
+type group struct {
+	tx      *sql.Tx
+	members int           // writes finished into it, waiting for its commit
+	done    chan struct{} // closed once it has committed or failed
+	err     error         // its commit's error, set before done closes
+}
+
+// member is one write's part of a group.
+type member struct {
+	w        *writer
+	g        *group
+	first    bool // the group's first write, which needs no savepoint: nothing is before it
+	finished bool
+}
+
+func newWriter(pool *sql.DB, stmts *stmtCache) *writer {
+	return &writer{pool: pool, stmts: stmts, turn: make(chan struct{}, 1)}
+}
+
+// begin waits for the write's turn and joins the open group, or opens one.
+func (w *writer) begin(ctx context.Context) (txn, error) {
+	w.waiting.Add(1)
+	w.turn <- struct{}{} // never given up on: a group may be waiting for this write to commit it
+	w.waiting.Add(-1)
+	if err := ctx.Err(); err != nil {
+		w.release()
+		return txn{}, err
+	}
+	m := &member{w: w, first: w.open == nil}
+	if m.first {
+		// No transaction holds the connection: statements noted since the
+		// last group can be prepared now.
+		w.stmts.preparePending(ctx)
+		tx, err := w.pool.BeginTx(context.Background(), nil)
+		if err != nil {
+			w.release()
+			return txn{}, err
+		}
+		w.open = &group{tx: tx, done: make(chan struct{})}
+	} else if _, err := w.open.tx.Exec(`SAVEPOINT w`); err != nil {
+		w.fail(fmt.Errorf("savepoint: %w", err))
+		w.release()
+		return txn{}, err
+	}
+	m.g = w.open
+	return txn{Tx: m.g.tx, cache: w.stmts, m: m}, nil
+}
+
+// commit adds the write to its group, and waits for the group's commit.
+func (m *member) commit() error {
+	if m.finished {
+		return sql.ErrTxDone
+	}
+	m.finished = true
+	g := m.g
+	if !m.first {
+		if _, err := g.tx.Exec(`RELEASE w`); err != nil {
+			m.w.fail(fmt.Errorf("release savepoint: %w", err))
+			m.w.release()
+			return err
+		}
+	}
+	if g == m.w.open { // still open: a failure of an earlier write may have ended it
+		g.members++
+	}
+	m.w.release()
+	<-g.done
+	return g.err
+}
+
+// rollback undoes the write alone; the rest of its group stays.
+func (m *member) rollback() error {
+	if m.finished {
+		return sql.ErrTxDone
+	}
+	m.finished = true
+	w := m.w
+	switch {
+	case m.g != w.open:
+		// The group has already ended.
+	case m.first:
+		// Alone in the group so far: the whole transaction is this write.
+		err := m.g.tx.Rollback()
+		w.end(sql.ErrTxDone)
+		if err != nil && err != sql.ErrTxDone {
+			w.release()
+			return err
+		}
+	default:
+		_, err := m.g.tx.Exec(`ROLLBACK TO w`)
+		if err == nil {
+			_, err = m.g.tx.Exec(`RELEASE w`)
+		}
+		if err != nil {
+			// SQLite rolled the whole transaction back (a full disk, an
+			// I/O error): the writes before this one are lost with it,
+			// and their callers must hear so.
+			w.fail(fmt.Errorf("the group of writes this one joined was rolled back: %w", err))
+		}
+	}
+	w.release()
+	return nil
+}
+
+// release ends the write's turn. The open group is committed when no write
+// waits to join it, or when it is full; an empty one is closed.
+func (w *writer) release() {
+	if g := w.open; g != nil && (w.waiting.Load() == 0 || g.members >= maxGroup) {
+		if g.members == 0 {
+			g.tx.Rollback()
+			w.end(sql.ErrTxDone)
+		} else {
+			w.commits.Add(1)
+			w.end(g.tx.Commit())
+		}
+	}
+	<-w.turn
+}
+
+// fail rolls back the open group and tells its writes err.
+func (w *writer) fail(err error) {
+	if w.open != nil {
+		w.open.tx.Rollback()
+		w.end(err)
+	}
+}
+
+// end closes the open group with its outcome.
+func (w *writer) end(err error) {
+	g := w.open
+	w.open = nil
+	g.err = err
+	close(g.done)
+}
