@@ -91,9 +91,9 @@ func (c *stmtCache) close() {
 	}
 }
 
-// txn is a transaction whose queries run as cached prepared statements.
-// Only fixed query texts may go through its methods; a query built from a
-// filter uses the embedded *sql.Tx's own.
+// txn is a transaction whose queries run as cached prepared statements:
+// the journal's fixed texts, and the texts a list builds from its filters
+// (a few shapes in practice; the cache's bound holds the rest off).
 //
 // A write transaction (m set) is one write of a group (see writer): its
 // Commit waits for the group's, and once it has its turn it runs to its

@@ -30,7 +30,7 @@ type TradeFilter struct {
 const unfiltered = "t.user_id = ?"
 
 // where builds the filter's SQL condition over trades t, with its arguments.
-// This is the one dynamic query of the journal; every value is a parameter.
+// Every value is a parameter; the text varies only with which filters are set.
 func (f TradeFilter) where(userID string) (string, []any) {
 	conds := []string{unfiltered}
 	args := []any{userID}
@@ -104,7 +104,7 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := tx.Tx.QueryContext(ctx, `SELECT `+tradeColumns+` FROM trades t
+	rows, err := tx.QueryContext(ctx, `SELECT `+tradeColumns+` FROM trades t
 		JOIN (SELECT t.id FROM trades t WHERE `+where+` ORDER BY `+tradeOrder+`
 		      LIMIT ? OFFSET ?) page ON page.id = t.id
 		ORDER BY `+tradeOrder, append(args, page.Limit, page.Offset)...)
@@ -149,7 +149,7 @@ func countTrades(ctx context.Context, tx txn, where string, args []any) (int, er
 		err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT trades FROM trade_counts WHERE user_id = ?), 0)`, args...).Scan(&total)
 		return total, err
 	}
-	err := tx.Tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where, args...).Scan(&total)
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where, args...).Scan(&total)
 	return total, err
 }
 

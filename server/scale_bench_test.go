@@ -84,9 +84,6 @@ func newScaleEnv(b *testing.B) *scaleEnv {
 	}
 	b.Cleanup(func() { raw.Close() })
 	seed.Trades(b, raw, e.userID, e.accountID, 100_000)
-	if _, err := raw.Exec(`ANALYZE`); err != nil {
-		b.Fatal(err)
-	}
 	s := &scaleEnv{tradeEnv: e, raw: raw}
 	if err := raw.QueryRow(`SELECT id FROM trades ORDER BY id LIMIT 1 OFFSET 40000`).Scan(&s.tradeID); err != nil {
 		b.Fatal(err)
