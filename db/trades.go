@@ -41,6 +41,21 @@ type Trade struct {
 	exitDateSet    bool   // exit_date is the client's, not the entry date by default
 	derivedStatus  string // the status without the override
 	review         tradeReview
+	stored         tradeKeys // the indexed columns as read, zero for a trade not read
+}
+
+// tradeKeys are the columns of a trade its indexes are built from: an
+// update that leaves them as they were leaves the indexes alone.
+type tradeKeys struct {
+	read                                                      bool
+	accountID, symbol, root, entryDate, entryTime, playbookID string
+	hasEntryTime, hasPlaybook                                 bool
+}
+
+func (t *Trade) keys() tradeKeys {
+	return tradeKeys{read: true, accountID: t.AccountID, symbol: t.Symbol, root: t.root, entryDate: t.EntryDate,
+		entryTime: deref(t.EntryTime), hasEntryTime: t.EntryTime != nil,
+		playbookID: deref(t.review.playbookID), hasPlaybook: t.review.playbookID != nil}
 }
 
 // Execution is one fill of a trade.
@@ -151,6 +166,7 @@ func scanTrade(s interface{ Scan(...any) error }) (Trade, error) {
 		&t.Status, &t.statusOverride, &t.AssetClass, &t.assetClassSet, &t.PointValue, &t.CreatedAt, &t.UpdatedAt,
 		&t.review.starRating, &t.review.reviewNotes, &t.review.stops, &t.review.targets, &t.review.playbookID,
 		&t.review.reviewedAt, &t.review.rRatio, &t.review.hasViolations, &t.exitDateSet)
+	t.stored = t.keys()
 	return t, err
 }
 
@@ -233,17 +249,27 @@ func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput)
 // saveTrade writes a loaded trade's fields back, and its fills when they
 // were replaced (otherwise only their derived types and order may change).
 func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFills bool) error {
-	if _, err := tx.ExecContext(ctx, `UPDATE trades SET account_id = ?, symbol = ?, root = ?, side = ?,
-		quantity = ?, entry_price = ?, exit_price = ?, entry_date = ?, entry_time = ?, exit_date = ?, exit_time = ?,
+	if _, err := tx.ExecContext(ctx, `UPDATE trades SET side = ?,
+		quantity = ?, entry_price = ?, exit_price = ?, exit_date = ?, exit_time = ?,
 		gross_pnl = ?, net_pnl = ?, total_commission = ?, status = ?, status_override = ?, asset_class = ?,
 		asset_class_set = ?, point_value = ?, updated_at = ?, star_rating = ?, review_notes = ?, stop_loss_levels = ?,
-		take_profit_levels = ?, playbook_id = ?, reviewed_at = ?, r_ratio = ?, exit_date_set = ?
+		take_profit_levels = ?, reviewed_at = ?, r_ratio = ?, exit_date_set = ?
 		WHERE user_id = ? AND id = ?`,
-		t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice, t.EntryDate, t.EntryTime,
+		t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
 		t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.statusOverride, t.AssetClass,
 		t.assetClassSet, t.PointValue, t.UpdatedAt, t.review.starRating, t.review.reviewNotes, t.review.stops,
-		t.review.targets, t.review.playbookID, t.review.reviewedAt, t.review.rRatio, t.exitDateSet, userID, t.ID); err != nil {
+		t.review.targets, t.review.reviewedAt, t.review.rRatio, t.exitDateSet, userID, t.ID); err != nil {
 		return err
+	}
+	// SQLite rewrites the entries of every index whose column an UPDATE
+	// sets, changed or not: the indexed columns are set only when changed.
+	if t.keys() != t.stored {
+		if _, err := tx.ExecContext(ctx, `UPDATE trades SET account_id = ?, symbol = ?, root = ?, entry_date = ?,
+			entry_time = ?, playbook_id = ? WHERE user_id = ? AND id = ?`,
+			t.AccountID, t.Symbol, t.root, t.EntryDate, t.EntryTime, t.review.playbookID, userID, t.ID); err != nil {
+			return err
+		}
+		t.stored = t.keys()
 	}
 	if replaceFills {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM executions WHERE trade_id = ?`, t.ID); err != nil {
