@@ -59,7 +59,6 @@ func BenchmarkScale(b *testing.B) {
 	b.Run("get/clients=16", func(b *testing.B) {
 		compare(b, 16, e.get("/api/v1/trades/"+e.tradeID), 16, e.bare())
 	})
-	b.ReportMetric(float64(rssAnon(b))/(1<<20), "RssAnon-MB")
 }
 
 // scaleEnv is the server over 100,000 seeded trades, listening on a real
@@ -121,6 +120,7 @@ func compare(b *testing.B, clients int, ours op, baseClients int, base op) {
 	b.ReportMetric(ms(baseP50), "base-p50-ms")
 	b.ReportMetric(ms(baseP99), "base-p99-ms")
 	b.ReportMetric(rate/baseRate, "x-base")
+	b.ReportMetric(float64(rssAnon(b))/(1<<20), "RssAnon-MB")
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -193,13 +193,19 @@ var benchFills = fills(1, "buy 1@20000", "buy 1@20001", "sell 1@20010", "sell 1@
 // trader's journal spreads them: piling thousands on one day would measure
 // the re-check of that day's risk rules instead.
 func (s *scaleEnv) create() op {
-	var n atomic.Int64
-	day0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	next := days()
 	return func(w int) error {
-		day := day0.AddDate(0, 0, int(n.Add(1)%500)).Format(time.DateOnly)
+		day := next()
 		body := fmt.Sprintf(`{"account_id": %q, "symbol": "NQZ5", "side": "long", "entry_date": %q, %s}`, s.accountID, day, benchFills)
 		return s.call(w, "POST", s.url+"/api/v1/trades", body, http.StatusCreated)
 	}
+}
+
+// days returns the next of 500 days at each call, from 2026-01-01.
+func days() func() string {
+	var n atomic.Int64
+	day0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return func() string { return day0.AddDate(0, 0, int(n.Add(1)%500)).Format(time.DateOnly) }
 }
 
 // put replaces the 4 fills of a trade of each worker's own.
@@ -256,10 +262,13 @@ func (s *scaleEnv) rawPage(offset int) op {
 	}
 }
 
-// rawCreate is a trade and its 4 fills in one transaction, fsync'd.
+// rawCreate is a trade and its 4 fills in one transaction, fsync'd, on
+// days spread as create's.
 func (s *scaleEnv) rawCreate() op {
+	next := days()
 	return func(int) error {
 		id := uuid.Must(uuid.NewV7()).String()
+		day := next()
 		tx, err := s.raw.Begin()
 		if err != nil {
 			return err
@@ -268,8 +277,8 @@ func (s *scaleEnv) rawCreate() op {
 		if _, err := tx.Exec(`INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price,
 			exit_price, entry_date, entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission, status,
 			asset_class, point_value, created_at, updated_at)
-			VALUES (?, ?, ?, 'NQZ5', 'NQ', 'long', 2, 20000.5, 20011, '2026-02-05', '09:30:00', '2026-02-05', '09:33:00',
-			420, 416, 4, 'win', 'futures', 20, 'x', 'x')`, id, s.userID, s.accountID); err != nil {
+			VALUES (?, ?, ?, 'NQZ5', 'NQ', 'long', 2, 20000.5, 20011, ?, '09:30:00', ?, '09:33:00',
+			420, 416, 4, 'win', 'futures', 20, 'x', 'x')`, id, s.userID, s.accountID, day, day); err != nil {
 			return err
 		}
 		if err := rawFills(tx, id); err != nil {
