@@ -109,9 +109,11 @@ type op func(worker int) error
 // of concurrent workers, and reports both rates, their p50 and p99 latencies
 // and the ratio of the rates.
 func compare(b *testing.B, clients int, ours op, baseClients int, base op) {
+	peak := watchRSS(b)
 	b.ResetTimer()
 	rate, p50, p99 := drive(b, clients, ours)
 	b.StopTimer()
+	b.ReportMetric(float64(peak())/(1<<20), "RssAnon-peak-MB")
 	baseRate, baseP50, baseP99 := drive(b, baseClients, base)
 	b.ReportMetric(rate, "req/s")
 	b.ReportMetric(ms(p50), "p50-ms")
@@ -120,7 +122,30 @@ func compare(b *testing.B, clients int, ours op, baseClients int, base op) {
 	b.ReportMetric(ms(baseP50), "base-p50-ms")
 	b.ReportMetric(ms(baseP99), "base-p99-ms")
 	b.ReportMetric(rate/baseRate, "x-base")
-	b.ReportMetric(float64(rssAnon(b))/(1<<20), "RssAnon-MB")
+}
+
+// watchRSS samples the process's anonymous memory every 10 ms until the
+// returned function is called, which returns the highest sample.
+func watchRSS(b *testing.B) (peak func() int64) {
+	stop, done := make(chan struct{}), make(chan int64)
+	go func() {
+		var high int64
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			high = max(high, rssAnon(b))
+			select {
+			case <-t.C:
+			case <-stop:
+				done <- high
+				return
+			}
+		}
+	}()
+	return func() int64 {
+		close(stop)
+		return <-done
+	}
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -324,7 +349,9 @@ func rawFills(tx *sql.Tx, tradeID string) error {
 }
 
 // rssAnon is the process's anonymous resident memory (heap, SQLite's page
-// caches), from /proc; 0 where there is no /proc.
+// caches), from /proc; 0 where there is no /proc. The clients and the raw
+// baseline's connections share the process, so it is the server's and a
+// little more.
 func rssAnon(b *testing.B) int64 {
 	status, err := os.ReadFile(filepath.Join("/proc", "self", "status"))
 	if err != nil {
@@ -334,7 +361,7 @@ func rssAnon(b *testing.B) int64 {
 		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			if err != nil {
-				b.Fatal(err)
+				b.Error(err)
 			}
 			return kb << 10
 		}
