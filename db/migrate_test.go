@@ -73,8 +73,9 @@ func TestMigrateFromInit(t *testing.T) {
 	}
 }
 
-// TestMigrateTradeCounts: a journal of schema 2 gets each user's count of
-// trades when it opens, and the list's total is right from the first read.
+// TestMigrateTradeCounts: a journal of schema 2 gets each account's count
+// of trades when it opens, and the list's totals are right from the first
+// read.
 func TestMigrateTradeCounts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "journal.db")
 	raw, err := sql.Open("sqlite", dsn(path, false))
@@ -114,10 +115,13 @@ func TestMigrateTradeCounts(t *testing.T) {
 		t.Fatalf("Open migrates: %v", err)
 	}
 	defer d.Close()
-	for user, want := range map[string]int{"u1": 3, "u2": 1, "u3": 0} {
-		trades, total, err := d.Trades(t.Context(), user, TradeFilter{}, Page{Limit: 10})
-		if err != nil || total != want || len(trades) != want {
-			t.Errorf("%s: total %d, %d trades, %v; want %d", user, total, len(trades), err, want)
+	for _, c := range []struct {
+		user, account string
+		want          int
+	}{{"u1", "", 3}, {"u1", "a1", 3}, {"u1", "a2", 0}, {"u2", "", 1}, {"u2", "a2", 1}, {"u3", "", 0}} {
+		trades, total, err := d.Trades(t.Context(), c.user, TradeFilter{AccountID: c.account}, Page{Limit: 10})
+		if err != nil || total != c.want || len(trades) != c.want {
+			t.Errorf("%s, account %q: total %d, %d trades, %v; want %d", c.user, c.account, total, len(trades), err, c.want)
 		}
 	}
 }

@@ -26,8 +26,12 @@ type TradeFilter struct {
 	ImportID      string // trades holding a fill of this import
 }
 
-// unfiltered is the condition of a filter that only names the user.
-const unfiltered = "t.user_id = ?"
+// unfiltered is the condition of a filter that only names the user, and
+// byAccount the account filter's.
+const (
+	unfiltered = "t.user_id = ?"
+	byAccount  = "t.account_id = ?"
+)
 
 // where builds the filter's SQL condition over trades t, with its arguments.
 // Every value is a parameter; the text varies only with which filters are set.
@@ -51,7 +55,7 @@ func (f TradeFilter) where(userID string) (string, []any) {
 		add("t.id IN (SELECT trade_id FROM trade_tags WHERE tag_id IN (SELECT value FROM json_each(?)))", jsonList(f.TagIDs))
 	}
 	for _, c := range []struct{ cond, value string }{
-		{"t.account_id = ?", f.AccountID},
+		{byAccount, f.AccountID},
 		{"t.entry_date >= ?", f.StartDate},
 		{"t.entry_date <= ?", f.EndDate},
 		{"t.status = ?", f.Status},
@@ -104,10 +108,14 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+tradeColumns+` FROM trades t
-		JOIN (SELECT t.id FROM trades t WHERE `+where+` ORDER BY `+tradeOrder+`
+	query := `SELECT ` + tradeColumns + ` FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + ` LIMIT ? OFFSET ?`
+	if page.Offset >= deferFrom {
+		query = `SELECT ` + tradeColumns + ` FROM trades t
+		JOIN (SELECT t.id FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + `
 		      LIMIT ? OFFSET ?) page ON page.id = t.id
-		ORDER BY `+tradeOrder, append(args, page.Limit, page.Offset)...)
+		ORDER BY ` + tradeOrder
+	}
+	rows, err := tx.QueryContext(ctx, query, append(args, page.Limit, page.Offset)...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -140,16 +148,27 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 	return out, total, nil
 }
 
-// countTrades counts the trades matching where. Without a filter, the count
-// is the one the triggers of trade_counts keep; a filter counts the entries
-// of the index that serves it.
+// deferFrom is the offset from which a page's ids are found on the index
+// alone before its rows are read (a deferred join): skipping rows on the
+// index reads none of them, while for the first pages reading each row as
+// the index finds it saves a second lookup per row.
+const deferFrom = 500
+
+// countTrades counts the trades matching where. Without a filter, or with
+// only the account's, the count is the one the triggers of trade_counts
+// keep; any other filter counts the entries of the index that serves it.
 func countTrades(ctx context.Context, tx txn, where string, args []any) (int, error) {
 	var total int
-	if where == unfiltered {
-		err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT trades FROM trade_counts WHERE user_id = ?), 0)`, args...).Scan(&total)
-		return total, err
+	var err error
+	switch where {
+	case unfiltered:
+		err = tx.QueryRowContext(ctx, `SELECT coalesce(sum(trades), 0) FROM trade_counts WHERE user_id = ?`, args...).Scan(&total)
+	case unfiltered + " AND " + byAccount:
+		err = tx.QueryRowContext(ctx, `SELECT coalesce((SELECT trades FROM trade_counts WHERE user_id = ? AND account_id = ?), 0)`,
+			args...).Scan(&total)
+	default:
+		err = tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where, args...).Scan(&total)
 	}
-	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where, args...).Scan(&total)
 	return total, err
 }
 
