@@ -114,6 +114,9 @@ func dsn(path string, readOnly bool) string {
 		q.Add("_pragma", "query_only(1)")
 	} else {
 		q.Add("_pragma", "cache_size(-16384)")
+		// A statement that fires a trigger keeps a journal of its own, so
+		// that it can be undone alone; in memory, not a temp file.
+		q.Add("_pragma", "temp_store(MEMORY)")
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Set("_txlock", "immediate")
 	}
