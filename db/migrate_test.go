@@ -12,19 +12,7 @@ import (
 // each fill counting its own id as its source id, so a re-import of the
 // journal's own export finds it.
 func TestMigrateFromInit(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "journal.db")
-	raw, err := sql.Open("sqlite", dsn(path, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := provider(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(t.Context(), 1); err != nil {
-		t.Fatalf("migrate to 1: %v", err)
-	}
-	for _, q := range []string{
+	path := oldJournal(t, 1,
 		`INSERT INTO users (id, name, created_at) VALUES ('u1', 'alice', '2025-12-01T00:00:00.000Z')`,
 		`INSERT INTO accounts (id, user_id, account_number, account_type, created_at, updated_at)
 			VALUES ('a1', 'u1', 'APEX-1', 'prop', '2025-12-01T00:00:00.000Z', '2025-12-01T00:00:00.000Z')`,
@@ -37,14 +25,7 @@ func TestMigrateFromInit(t *testing.T) {
 			execution_type, execution_timestamp) VALUES
 			('e1', 't1', 0, 'buy', 21000, 1, 0.62, '2025-12-01', '09:31:00', 'scale_in', '2025-12-01T14:31:00+00:00'),
 			('e2', 't1', 1, 'sell', 21010, 1, 0.62, '2025-12-01', '09:45:00', 'scale_out', '2025-12-01T14:45:00+00:00')`,
-	} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if err := raw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	)
 
 	d, err := Open(t.Context(), path)
 	if err != nil {
@@ -77,38 +58,18 @@ func TestMigrateFromInit(t *testing.T) {
 // of trades when it opens, and the list's totals are right from the first
 // read.
 func TestMigrateTradeCounts(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "journal.db")
-	raw, err := sql.Open("sqlite", dsn(path, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := provider(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(t.Context(), 2); err != nil {
-		t.Fatalf("migrate to 2: %v", err)
-	}
-	for _, q := range []string{
+	statements := []string{
 		`INSERT INTO users (id, name, created_at) VALUES ('u1', 'alice', 'x'), ('u2', 'bob', 'x'), ('u3', 'carol', 'x')`,
 		`INSERT INTO accounts (id, user_id, account_number, account_type, created_at, updated_at)
 			VALUES ('a1', 'u1', 'A', 'prop', 'x', 'x'), ('a2', 'u2', 'B', 'prop', 'x', 'x')`,
-	} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
 	}
 	for i, owner := range []string{"u1", "u1", "u1", "u2"} {
-		if _, err := raw.Exec(`INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price,
-			entry_date, status, asset_class, point_value, created_at, updated_at)
-			VALUES (?, ?, ?, 'NQZ5', 'NQ', 'long', 1, 20000, '2025-12-01', 'open', 'futures', 20, 'x', 'x')`,
-			fmt.Sprint("t", i), owner, "a"+owner[1:]); err != nil {
-			t.Fatal(err)
-		}
+		statements = append(statements, fmt.Sprintf(`INSERT INTO trades (id, user_id, account_id, symbol, root, side,
+			quantity, entry_price, entry_date, status, asset_class, point_value, created_at, updated_at)
+			VALUES ('t%d', '%s', 'a%s', 'NQZ5', 'NQ', 'long', 1, 20000, '2025-12-01', 'open', 'futures', 20, 'x', 'x')`,
+			i, owner, owner[1:]))
 	}
-	if err := raw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := oldJournal(t, 2, statements...)
 
 	d, err := Open(t.Context(), path)
 	if err != nil {
@@ -124,4 +85,32 @@ func TestMigrateTradeCounts(t *testing.T) {
 			t.Errorf("%s, account %q: total %d, %d trades, %v; want %d", c.user, c.account, total, len(trades), err, c.want)
 		}
 	}
+}
+
+// oldJournal makes a journal of the given schema version holding what the
+// statements write, and returns its path, closed.
+func oldJournal(t *testing.T, version int64, statements ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	raw, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	p, err := provider(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(t.Context(), version); err != nil {
+		t.Fatalf("migrate to %d: %v", version, err)
+	}
+	for _, q := range statements {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := raw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
