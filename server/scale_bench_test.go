@@ -72,7 +72,6 @@ type scaleEnv struct {
 	// clients are keep-alive clients, one per concurrent worker, so each
 	// worker holds its own connection as a script would.
 	clients []*http.Client
-	next    atomic.Int64
 }
 
 func newScaleEnv(b *testing.B) *scaleEnv {
