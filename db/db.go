@@ -200,7 +200,13 @@ func (db *DB) now() string {
 // begin starts a write: its turn on the one writer connection, in a group
 // of writes committed together (BEGIN IMMEDIATE; see writer).
 func (db *DB) begin(ctx context.Context) (txn, error) {
-	return db.writer.begin(ctx)
+	return db.writer.begin(ctx, false)
+}
+
+// beginAlone starts a write that may run long, in a transaction of its own
+// (see writer.begin).
+func (db *DB) beginAlone(ctx context.Context) (txn, error) {
+	return db.writer.begin(ctx, true)
 }
 
 // beginRead starts a read transaction on a read-only connection, so that a

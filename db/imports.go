@@ -69,7 +69,7 @@ type contractKey struct{ accountID, contract string }
 // an open trade where the file picks up after it. A dry run does all of it
 // and then rolls back, answering with a preview.
 func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import, error) {
-	tx, err := db.begin(ctx)
+	tx, err := db.beginAlone(ctx)
 	if err != nil {
 		return Import{}, err
 	}

@@ -57,7 +57,7 @@ func (db *DB) Imports(ctx context.Context, userID string, page Page) ([]Import, 
 // (rating, notes, reviewed, tags, playbook, checklist, write-ups) makes it
 // a *ConflictError counting them, unless force.
 func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (Deleted, error) {
-	tx, err := db.begin(ctx)
+	tx, err := db.beginAlone(ctx)
 	if err != nil {
 		return Deleted{}, err
 	}

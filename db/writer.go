@@ -36,6 +36,7 @@ const maxGroup = 64
 type group struct {
 	tx      *sql.Tx
 	members int           // writes finished into it, waiting for its commit
+	alone   bool          // a long write's own: committed as soon as it ends
 	done    chan struct{} // closed once it has committed or failed
 	err     error         // its commit's error, set before done closes
 }
@@ -53,13 +54,19 @@ func newWriter(pool *sql.DB, stmts *stmtCache) *writer {
 }
 
 // begin waits for the write's turn and joins the open group, or opens one.
-func (w *writer) begin(ctx context.Context) (txn, error) {
+// A write that may run long (an import of thousands of fills) begins alone:
+// the open group is committed first, and its own is committed when it ends,
+// so that no short write's acknowledgement waits for it.
+func (w *writer) begin(ctx context.Context, alone bool) (txn, error) {
 	w.waiting.Add(1)
 	w.turn <- struct{}{} // never given up on: a group may be waiting for this write to commit it
 	w.waiting.Add(-1)
 	if err := ctx.Err(); err != nil {
 		w.release()
 		return txn{}, err
+	}
+	if alone && w.open != nil {
+		w.close()
 	}
 	m := &member{w: w, first: w.open == nil}
 	if m.first {
@@ -71,7 +78,7 @@ func (w *writer) begin(ctx context.Context) (txn, error) {
 			w.release()
 			return txn{}, err
 		}
-		w.open = &group{tx: tx, done: make(chan struct{})}
+		w.open = &group{tx: tx, alone: alone, done: make(chan struct{})}
 	} else if _, err := w.open.tx.Exec(`SAVEPOINT w`); err != nil {
 		w.fail(fmt.Errorf("savepoint: %w", err))
 		w.release()
@@ -138,18 +145,24 @@ func (m *member) rollback() error {
 }
 
 // release ends the write's turn. The open group is committed when no write
-// waits to join it, or when it is full; an empty one is closed.
+// waits to join it, when it is full, or when it is a long write's own.
 func (w *writer) release() {
-	if g := w.open; g != nil && (w.waiting.Load() == 0 || g.members >= maxGroup) {
-		if g.members == 0 {
-			g.tx.Rollback()
-			w.end(sql.ErrTxDone)
-		} else {
-			w.commits.Add(1)
-			w.end(g.tx.Commit())
-		}
+	if g := w.open; g != nil && (w.waiting.Load() == 0 || g.members >= maxGroup || g.alone) {
+		w.close()
 	}
 	<-w.turn
+}
+
+// close commits the open group, or rolls it back when no write is in it.
+func (w *writer) close() {
+	g := w.open
+	if g.members == 0 {
+		g.tx.Rollback()
+		w.end(sql.ErrTxDone)
+		return
+	}
+	w.commits.Add(1)
+	w.end(g.tx.Commit())
 }
 
 // fail rolls back the open group and tells its writes err.

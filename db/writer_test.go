@@ -155,3 +155,56 @@ func TestWriterRunsToItsEnd(t *testing.T) {
 		t.Errorf("users: %v, want [alice]", got)
 	}
 }
+
+// TestWriterLongWriteAlone: a write that may run long (an import) does not
+// join the group of a short write before it: the short write is
+// acknowledged without waiting for the long one to end.
+func TestWriterLongWriteAlone(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	short, err := d.begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.insertUser(ctx, short, "alice", ""); err != nil {
+		t.Fatal(err)
+	}
+	running, finish, longDone := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		tx, err := d.beginAlone(ctx)
+		if err != nil {
+			longDone <- err
+			return
+		}
+		defer tx.Rollback()
+		if _, err := d.insertUser(ctx, tx, "bob", ""); err != nil {
+			longDone <- err
+			return
+		}
+		close(running)
+		<-finish
+		longDone <- tx.Commit()
+	}()
+	waitFor(t, "the long write queued", func() bool { return d.writer.waiting.Load() == 1 })
+	acked := make(chan error, 1)
+	go func() { acked <- short.Commit() }()
+	select {
+	case err := <-acked:
+		if err != nil {
+			t.Fatalf("short write: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the short write waited for the long one")
+	}
+	<-running
+	if got := userNames(t, d); !slices.Equal(got, []string{"alice"}) {
+		t.Errorf("users while the long write runs: %v, want [alice]", got)
+	}
+	close(finish)
+	if err := <-longDone; err != nil {
+		t.Fatalf("long write: %v", err)
+	}
+	if got := userNames(t, d); !slices.Equal(got, []string{"alice", "bob"}) {
+		t.Errorf("users: %v, want [alice bob]", got)
+	}
+}
