@@ -173,6 +173,17 @@ func TestCheckFindings(t *testing.T) {
 		}
 	})
 
+	t.Run("trade count", func(t *testing.T) {
+		d := newDocDir(t)
+		raw := openSQL(t, d.dir)
+		if _, err := raw.Exec(`UPDATE trade_counts SET trades = 7 WHERE account_id = ?`, d.account); err != nil {
+			t.Fatal(err)
+		}
+		raw.Close()
+		out, err := run(t, "check", "--data", d.dir)
+		wantFindings(t, "a count set by hand", out, err, "trade_counts: account "+d.account+" is counted as 7 trades but holds 1")
+	})
+
 	t.Run("server running", func(t *testing.T) {
 		d := newDocDir(t)
 		startServe(t, d.dir) // holds serve.lock; it cleaned up at start, so what follows is new

@@ -32,8 +32,9 @@ func (db *DB) BlobUses(ctx context.Context, hash string) (int, error) {
 	return n, err
 }
 
-// IntegrityCheck runs SQLite's integrity_check and foreign_key_check and
-// returns what they found, nothing when the database is sound.
+// IntegrityCheck runs SQLite's integrity_check and foreign_key_check,
+// compares the trade counts the triggers keep with a count of the trades,
+// and returns what they found, nothing when the database is sound.
 func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
 	var problems []string
 	rows, err := db.read.QueryContext(ctx, `PRAGMA integrity_check`)
@@ -66,6 +67,34 @@ func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
 			return nil, err
 		}
 		problems = append(problems, fmt.Sprintf("foreign_key_check: %s row %v points at a missing %s", table, rowid, parent))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	counts, err := db.countProblems(ctx)
+	return append(problems, counts...), err
+}
+
+// countProblems names each account whose kept trade count differs from
+// its trades.
+func (db *DB) countProblems(ctx context.Context) ([]string, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		WITH actual AS (SELECT user_id, account_id, count(*) AS n FROM trades GROUP BY user_id, account_id)
+		SELECT coalesce(a.account_id, c.account_id), coalesce(c.trades, 0), coalesce(a.n, 0)
+		FROM actual a FULL JOIN trade_counts c ON c.user_id = a.user_id AND c.account_id = a.account_id
+		WHERE coalesce(c.trades, 0) <> coalesce(a.n, 0)`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var account string
+		var kept, actual int
+		if err := rows.Scan(&account, &kept, &actual); err != nil {
+			return nil, err
+		}
+		problems = append(problems, fmt.Sprintf("trade_counts: account %s is counted as %d trades but holds %d", account, kept, actual))
 	}
 	return problems, rows.Err()
 }
