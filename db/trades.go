@@ -375,12 +375,19 @@ func (db *DB) Trade(ctx context.Context, userID, id string) (EnrichedTrade, erro
 }
 
 func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedTrade, error) {
-	// The trade with its account's and playbook's fields, in one query.
+	// The trade with its account's and playbook's fields, in one query, and
+	// whether it has tags, strategies and evaluations: most trades lack some,
+	// and an index probe here is cheaper than a query that finds nothing.
 	var e EnrichedTrade
 	var playbookTitle sql.NullString
-	t, err := scanTrade(scanPlus{q.QueryRowContext(ctx, `SELECT `+tradeColumns+`, a.account_number, a.prop_firm, a.firms_logo, p.title
+	var hasTags, hasStrategies, hasEvaluations bool
+	t, err := scanTrade(scanPlus{q.QueryRowContext(ctx, `SELECT `+tradeColumns+`, a.account_number, a.prop_firm, a.firms_logo, p.title,
+		EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id),
+		EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = t.id),
+		EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = t.id)
 		FROM trades t JOIN accounts a ON a.id = t.account_id LEFT JOIN playbooks p ON p.id = t.playbook_id
-		WHERE t.user_id = ? AND t.id = ?`, userID, id), []any{&e.AccountNumber, &e.PropFirm, &e.FirmsLogo, &playbookTitle}})
+		WHERE t.user_id = ? AND t.id = ?`, userID, id),
+		[]any{&e.AccountNumber, &e.PropFirm, &e.FirmsLogo, &playbookTitle, &hasTags, &hasStrategies, &hasEvaluations}})
 	if errors.Is(err, sql.ErrNoRows) {
 		return EnrichedTrade{}, notFound("Trade")
 	}
@@ -392,11 +399,14 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 		return EnrichedTrade{}, err
 	}
 	t.Executions = fills[id]
-	tags, err := loadTags(ctx, q, tradeTags, []string{id})
-	if err != nil {
-		return EnrichedTrade{}, err
+	t.Tags = []TagRef{}
+	if hasTags {
+		tags, err := loadTags(ctx, q, tradeTags, []string{id})
+		if err != nil {
+			return EnrichedTrade{}, err
+		}
+		t.Tags = tags[id]
 	}
-	t.Tags = tags[id]
 	r := t.review
 	e.Trade = t
 	e.StarRating = r.starRating
@@ -414,15 +424,21 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 	if e.CriteriaChecklist, err = loadChecklist(ctx, q, id, e.PlaybookID); err != nil {
 		return EnrichedTrade{}, err
 	}
-	if e.TradeGroupRiskManagementStrategies, err = loadTradeStrategies(ctx, q, id); err != nil {
-		return EnrichedTrade{}, err
+	e.TradeGroupRiskManagementStrategies = []TradeStrategy{}
+	if hasStrategies {
+		if e.TradeGroupRiskManagementStrategies, err = loadTradeStrategies(ctx, q, id); err != nil {
+			return EnrichedTrade{}, err
+		}
 	}
 	e.RiskManagementStrategyIDs = []string{}
 	for _, s := range e.TradeGroupRiskManagementStrategies {
 		e.RiskManagementStrategyIDs = append(e.RiskManagementStrategyIDs, s.StrategyID)
 	}
-	if e.TradeRuleEvaluations, err = loadEvaluations(ctx, q, id); err != nil {
-		return EnrichedTrade{}, err
+	e.TradeRuleEvaluations = []RuleEvaluation{}
+	if hasEvaluations {
+		if e.TradeRuleEvaluations, err = loadEvaluations(ctx, q, id); err != nil {
+			return EnrichedTrade{}, err
+		}
 	}
 	return e, nil
 }
