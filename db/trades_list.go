@@ -176,8 +176,13 @@ func countTrades(ctx context.Context, tx txn, where string, args []any) (int, er
 // show the list never scans the whole table.
 func (db *DB) QueryPlan(ctx context.Context, userID string, f TradeFilter, page Page) ([]string, error) {
 	where, args := f.where(userID)
-	rows, err := db.read.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT t.id FROM trades t WHERE `+where+
-		` ORDER BY `+tradeOrder+` LIMIT ? OFFSET ?`, append(args, page.Limit, page.Offset)...)
+	return db.explain(ctx, `SELECT t.id FROM trades t WHERE `+where+` ORDER BY `+tradeOrder+` LIMIT ? OFFSET ?`,
+		append(args, page.Limit, page.Offset)...)
+}
+
+// explain returns the details of SQLite's plan for query.
+func (db *DB) explain(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := db.read.QueryContext(ctx, `EXPLAIN QUERY PLAN `+query, args...)
 	if err != nil {
 		return nil, err
 	}
