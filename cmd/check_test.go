@@ -184,6 +184,18 @@ func TestCheckFindings(t *testing.T) {
 		wantFindings(t, "a count set by hand", out, err, "trade_counts: account "+d.account+" is counted as 7 trades but holds 1")
 	})
 
+	t.Run("trade day", func(t *testing.T) {
+		d := newDocDir(t)
+		raw := openSQL(t, d.dir)
+		var id, day string
+		if err := raw.QueryRow(`UPDATE trades SET day = '1999-01-01' RETURNING id, coalesce(exit_date, entry_date)`).Scan(&id, &day); err != nil {
+			t.Fatal(err)
+		}
+		raw.Close()
+		out, err := run(t, "check", "--data", d.dir)
+		wantFindings(t, "a day set by hand", out, err, "trades: trade "+id+" counts on 1999-01-01 but its day is "+day)
+	})
+
 	t.Run("server running", func(t *testing.T) {
 		d := newDocDir(t)
 		startServe(t, d.dir) // holds serve.lock; it cleaned up at start, so what follows is new

@@ -116,7 +116,7 @@ func (g *grouper) trades(ctx context.Context, k contractKey, fills []importedFil
 		t := Trade{ID: g.db.NewID(), AccountID: k.accountID, Symbol: trading.Normalise(k.contract), Side: c.Side,
 			Executions: execs, Tags: []TagRef{}, CreatedAt: g.now, UpdatedAt: g.now,
 			review: tradeReview{stops: levels{}, targets: levels{}}}
-		if err := priceTrade(&t, g.overrides); err != nil {
+		if err := priceTrade(&t, g.overrides, g.loc); err != nil {
 			return g.rowError(err, first)
 		}
 		if err := insertTrade(ctx, g.tx, g.userID, &t); err != nil {
@@ -132,7 +132,7 @@ func (g *grouper) trades(ctx context.Context, k contractKey, fills []importedFil
 func (g *grouper) continueTrade(ctx context.Context, t *Trade, execs []Execution, first importedFill) error {
 	t.Executions = append(t.Executions, execs...)
 	t.UpdatedAt = g.now
-	if err := priceTrade(t, g.overrides); err != nil {
+	if err := priceTrade(t, g.overrides, g.loc); err != nil {
 		return g.rowError(err, first)
 	}
 	// The new fills as derived: with their types.

@@ -123,6 +123,10 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 	if err != nil {
 		return Deleted{}, err
 	}
+	loc, err := userLocation(ctx, tx, userID)
+	if err != nil {
+		return Deleted{}, err
+	}
 	days := map[dayKey]bool{}
 	removed, rederived := 0, 0
 	now := db.now()
@@ -141,7 +145,7 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 		}
 		t.UpdatedAt = now
 		var inv *InvalidError
-		if err := priceTrade(&t, overrides); errors.As(err, &inv) {
+		if err := priceTrade(&t, overrides, loc); errors.As(err, &inv) {
 			// What is left does not open a position: a later import
 			// continued this one's trade.
 			return Deleted{}, &ConflictError{

@@ -167,13 +167,17 @@ func (db *DB) repriceRoot(ctx context.Context, tx txn, userID, root string) (int
 	if err != nil {
 		return 0, err
 	}
+	loc, err := userLocation(ctx, tx, userID)
+	if err != nil {
+		return 0, err
+	}
 	now := db.now()
 	for _, id := range ids {
 		t, err := loadTrade(ctx, tx, userID, id)
 		if err != nil {
 			return 0, err
 		}
-		if err := priceTrade(&t, overrides); err != nil {
+		if err := priceTrade(&t, overrides, loc); err != nil {
 			return 0, err
 		}
 		t.UpdatedAt = now

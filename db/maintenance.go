@@ -72,7 +72,31 @@ func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	counts, err := db.countProblems(ctx)
-	return append(problems, counts...), err
+	if err != nil {
+		return nil, err
+	}
+	days, err := db.dayProblems(ctx)
+	return append(append(problems, counts...), days...), err
+}
+
+// dayProblems names each trade whose kept day (stats.Day, which the
+// statistics bucket by) is not its exit date, or its entry date without one.
+func (db *DB) dayProblems(ctx context.Context) ([]string, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT id, day, coalesce(exit_date, entry_date) FROM trades
+		WHERE day <> coalesce(exit_date, entry_date)`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var id, kept, actual string
+		if err := rows.Scan(&id, &kept, &actual); err != nil {
+			return nil, err
+		}
+		problems = append(problems, fmt.Sprintf("trades: trade %s counts on %s but its day is %s", id, kept, actual))
+	}
+	return problems, rows.Err()
 }
 
 // countProblems names each account whose kept trade count differs from

@@ -114,3 +114,66 @@ func oldJournal(t *testing.T, version int64, statements ...string) string {
 	}
 	return path
 }
+
+// TestMigrateTradeStats: a journal of schema 3 gets each trade's day and
+// holding time when it opens: from its fills when it has them, else from
+// its dates and times; and the statistics count its trades at once.
+func TestMigrateTradeStats(t *testing.T) {
+	trade := func(id, entryDate, entryTime, exitDate, exitTime, status string, net float64) string {
+		null := func(s string) string {
+			if s == "" {
+				return "NULL"
+			}
+			return "'" + s + "'"
+		}
+		return fmt.Sprintf(`INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price,
+			entry_date, entry_time, exit_date, exit_time, net_pnl, gross_pnl, status, asset_class, point_value, created_at, updated_at)
+			VALUES ('%s', 'u1', 'a1', 'NQZ5', 'NQ', 'long', 1, 20000, '%s', %s, %s, %s, %g, %g, '%s', 'futures', 20, 'x', 'x')`,
+			id, entryDate, null(entryTime), null(exitDate), null(exitTime), net, net, status)
+	}
+	path := oldJournal(t, 3,
+		`INSERT INTO users (id, name, created_at) VALUES ('u1', 'alice', 'x')`,
+		`INSERT INTO accounts (id, user_id, account_number, account_type, created_at, updated_at) VALUES ('a1', 'u1', 'A', 'prop', 'x', 'x')`,
+		// Fills from 23:00 UTC to 02:30 UTC: 12600 s, on the New York evening's day.
+		trade("fills", "2025-12-01", "18:00:00", "2025-12-01", "21:30:00", "win", 100),
+		`INSERT INTO executions (id, trade_id, position, side, price, quantity, commission, execution_date, execution_time,
+			execution_type, execution_timestamp, source_id) VALUES
+			('e1', 'fills', 0, 'buy', 20000, 1, 0, '2025-12-01', '18:00:00', 'scale_in', '2025-12-01T23:00:00+00:00', 'e1'),
+			('e2', 'fills', 1, 'sell', 20005, 1, 0, '2025-12-01', '21:30:00', 'scale_out', '2025-12-02T02:30:00.5+00:00', 'e2')`,
+		trade("manual", "2025-12-02", "09:30:00", "2025-12-03", "10:00:00", "loss", -40),
+		trade("no times", "2025-12-04", "", "2025-12-04", "", "win", 10),
+		trade("backwards", "2025-12-05", "10:00:00", "2025-12-05", "09:00:00", "breakeven", 0),
+		trade("open", "2025-12-06", "09:00:00", "", "", "open", 0),
+	)
+	d, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open migrates: %v", err)
+	}
+	defer d.Close()
+	for _, c := range []struct {
+		id, day string
+		hold    any
+	}{
+		{"fills", "2025-12-01", int64(12600)},
+		{"manual", "2025-12-03", int64(88200)},
+		{"no times", "2025-12-04", nil},
+		{"backwards", "2025-12-05", nil},
+		{"open", "2025-12-06", nil},
+	} {
+		var day string
+		var hold any
+		if err := d.read.QueryRow(`SELECT day, hold_seconds FROM trades WHERE id = ?`, c.id).Scan(&day, &hold); err != nil {
+			t.Fatal(err)
+		}
+		if day != c.day || hold != c.hold {
+			t.Errorf("%s: day %s, held %v; want %s, %v", c.id, day, hold, c.day, c.hold)
+		}
+	}
+	s, err := d.StatsSummary(t.Context(), "u1", TradeFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Trades != 4 || s.OpenTrades != 1 || s.NetPnL != 70 || *s.AvgHoldSeconds != 50400 || s.BestDay.Date != "2025-12-01" {
+		t.Errorf("summary after migrating: %+v", s)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"tradejournal/db/stats"
 	"tradejournal/db/trading"
 )
 
@@ -104,7 +105,7 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 			t.assetClassSet = false
 		}
 	}
-	if err := priceTrade(t, overrides); err != nil {
+	if err := priceTrade(t, overrides, loc); err != nil {
 		return err
 	}
 	if in.Status.Set && !in.Status.Null && t.derivedStatus == in.Status.Value {
@@ -143,9 +144,9 @@ func (db *DB) newExecution(in ExecutionInput, entryDate string, loc *time.Locati
 }
 
 // priceTrade resolves the trade's instrument and point value and derives
-// its quantity, prices, dates, P&L and status from its fills, or from its
-// own entry and exit when it has none.
-func priceTrade(t *Trade, overrides map[string]trading.Instrument) error {
+// its quantity, prices, dates, P&L, status, day and holding time from its
+// fills, or from its own entry and exit (times in loc) when it has none.
+func priceTrade(t *Trade, overrides map[string]trading.Instrument, loc *time.Location) error {
 	inst, err := trading.Resolve(t.Symbol, t.AssetClass, t.assetClassSet, overrides)
 	if err != nil {
 		return err
@@ -177,9 +178,15 @@ func priceTrade(t *Trade, overrides map[string]trading.Instrument) error {
 		t.Quantity, t.EntryPrice, t.ExitPrice = pos.Quantity, pos.EntryPrice, pos.ExitPrice
 		t.EntryDate, t.EntryTime = first.ExecutionDate, &first.ExecutionTime
 		t.ExitDate, t.ExitTime, t.exitDateSet = nil, nil, false
+		t.holdSeconds = nil
 		if pos.Flat {
 			last := lastClosingFill(t.Executions)
 			t.ExitDate, t.ExitTime = &last.ExecutionDate, &last.ExecutionTime
+			exit, err := time.Parse(time.RFC3339Nano, last.ExecutionTimestamp)
+			if err != nil {
+				return err
+			}
+			t.holdSeconds = held(fills[pos.Order[0]].At, exit)
 		}
 		t.GrossPnL, t.TotalCommission, t.NetPnL = pos.GrossPnL, pos.Commission, pos.NetPnL
 		closed = pos.Flat
@@ -200,7 +207,16 @@ func priceTrade(t *Trade, overrides map[string]trading.Instrument) error {
 			t.ExitDate, t.ExitTime, t.exitDateSet = nil, nil, false
 		}
 		t.NetPnL = trading.Round8(t.GrossPnL - t.TotalCommission)
+		t.holdSeconds = nil
+		if closed && t.EntryTime != nil && t.ExitTime != nil {
+			entry, err1 := time.ParseInLocation(DateLayout+" "+TimeLayout, t.EntryDate+" "+*t.EntryTime, loc)
+			exit, err2 := time.ParseInLocation(DateLayout+" "+TimeLayout, *t.ExitDate+" "+*t.ExitTime, loc)
+			if err1 == nil && err2 == nil {
+				t.holdSeconds = held(entry, exit)
+			}
+		}
 	}
+	t.day = stats.Day(t.ExitDate, t.EntryDate)
 
 	t.derivedStatus = "open"
 	if closed {
@@ -241,6 +257,15 @@ func lastClosingFill(fills []Execution) Execution {
 		}
 	}
 	return fills[len(fills)-1]
+}
+
+// held is the whole seconds from entry to exit, nil if exit is before entry.
+func held(entry, exit time.Time) *int64 {
+	if exit.Before(entry) {
+		return nil
+	}
+	s := int64(exit.Sub(entry) / time.Second)
+	return &s
 }
 
 // userLocation is the user's timezone, in which dates and times are read.

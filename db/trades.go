@@ -42,6 +42,8 @@ type Trade struct {
 	derivedStatus  string // the status without the override
 	review         tradeReview
 	stored         tradeKeys // the indexed columns as read, zero for a trade not read
+	day            string    // the day the statistics count it on (stats.Day)
+	holdSeconds    *int64    // from entry to exit; nil while open or unknown
 }
 
 // tradeKeys are the columns of a trade its indexes are built from: an
@@ -157,7 +159,7 @@ const tradeColumns = `t.id, t.account_id, t.symbol, t.root, t.side, t.quantity, 
 	t.entry_date, t.entry_time, t.exit_date, t.exit_time, t.gross_pnl, t.net_pnl, t.total_commission,
 	t.status, t.status_override, t.asset_class, t.asset_class_set, t.point_value, t.created_at, t.updated_at,
 	t.star_rating, t.review_notes, t.stop_loss_levels, t.take_profit_levels, t.playbook_id, t.reviewed_at,
-	t.r_ratio, t.has_violations, t.exit_date_set`
+	t.r_ratio, t.has_violations, t.exit_date_set, t.day, t.hold_seconds`
 
 func scanTrade(s interface{ Scan(...any) error }) (Trade, error) {
 	var t Trade
@@ -165,7 +167,7 @@ func scanTrade(s interface{ Scan(...any) error }) (Trade, error) {
 		&t.EntryDate, &t.EntryTime, &t.ExitDate, &t.ExitTime, &t.GrossPnL, &t.NetPnL, &t.TotalCommission,
 		&t.Status, &t.statusOverride, &t.AssetClass, &t.assetClassSet, &t.PointValue, &t.CreatedAt, &t.UpdatedAt,
 		&t.review.starRating, &t.review.reviewNotes, &t.review.stops, &t.review.targets, &t.review.playbookID,
-		&t.review.reviewedAt, &t.review.rRatio, &t.review.hasViolations, &t.exitDateSet)
+		&t.review.reviewedAt, &t.review.rRatio, &t.review.hasViolations, &t.exitDateSet, &t.day, &t.holdSeconds)
 	t.stored = t.keys()
 	return t, err
 }
@@ -200,13 +202,14 @@ func insertTrade(ctx context.Context, tx txn, userID string, t *Trade) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO trades (user_id, id, account_id, symbol, root, side, quantity,
 		entry_price, exit_price, entry_date, entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission,
 		status, status_override, asset_class, asset_class_set, point_value, created_at, updated_at,
-		star_rating, review_notes, stop_loss_levels, take_profit_levels, playbook_id, reviewed_at, r_ratio, exit_date_set)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		star_rating, review_notes, stop_loss_levels, take_profit_levels, playbook_id, reviewed_at, r_ratio, exit_date_set,
+		day, hold_seconds)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		userID, t.ID, t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
 		t.EntryDate, t.EntryTime, t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission,
 		t.Status, t.statusOverride, t.AssetClass, t.assetClassSet, t.PointValue, t.CreatedAt, t.UpdatedAt,
 		t.review.starRating, t.review.reviewNotes, t.review.stops, t.review.targets, t.review.playbookID,
-		t.review.reviewedAt, t.review.rRatio, t.exitDateSet)
+		t.review.reviewedAt, t.review.rRatio, t.exitDateSet, t.day, t.holdSeconds)
 	if err != nil {
 		return err
 	}
@@ -253,12 +256,12 @@ func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFill
 		quantity = ?, entry_price = ?, exit_price = ?, exit_date = ?, exit_time = ?,
 		gross_pnl = ?, net_pnl = ?, total_commission = ?, status = ?, status_override = ?, asset_class = ?,
 		asset_class_set = ?, point_value = ?, updated_at = ?, star_rating = ?, review_notes = ?, stop_loss_levels = ?,
-		take_profit_levels = ?, reviewed_at = ?, r_ratio = ?, exit_date_set = ?
+		take_profit_levels = ?, reviewed_at = ?, r_ratio = ?, exit_date_set = ?, day = ?, hold_seconds = ?
 		WHERE user_id = ? AND id = ?`,
 		t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
 		t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.statusOverride, t.AssetClass,
 		t.assetClassSet, t.PointValue, t.UpdatedAt, t.review.starRating, t.review.reviewNotes, t.review.stops,
-		t.review.targets, t.review.reviewedAt, t.review.rRatio, t.exitDateSet, userID, t.ID); err != nil {
+		t.review.targets, t.review.reviewedAt, t.review.rRatio, t.exitDateSet, t.day, t.holdSeconds, userID, t.ID); err != nil {
 		return err
 	}
 	// SQLite rewrites the entries of every index whose column an UPDATE

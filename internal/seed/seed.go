@@ -13,7 +13,8 @@ import (
 
 // Trades writes n closed trades of 4 fills each (2 bought, 2 sold) for the
 // user on one account, in one transaction, spread over ten years of
-// entry dates and five futures roots.
+// entry dates and five futures roots, each held 7 minutes: of every 7
+// trades 3 win, 3 lose and 1 breaks even.
 func Trades(tb testing.TB, db *sql.DB, userID, accountID string, n int) {
 	tb.Helper()
 	tx, err := db.Begin()
@@ -23,8 +24,8 @@ func Trades(tb testing.TB, db *sql.DB, userID, accountID string, n int) {
 	defer tx.Rollback()
 	trade, err := tx.Prepare(`INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price,
 		exit_price, entry_date, entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission, status,
-		asset_class, point_value, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, 'long', 2, 20000, 20010, ?, ?, ?, ?, 400, 396, 4, 'win', 'futures', 20, ?, ?)`)
+		asset_class, point_value, created_at, updated_at, day, hold_seconds)
+		VALUES (?, ?, ?, ?, ?, 'long', 2, 20000, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'futures', 20, ?, ?, ?, 420)`)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -39,8 +40,20 @@ func Trades(tb testing.TB, db *sql.DB, userID, accountID string, n int) {
 		id := newID()
 		root := roots[i%len(roots)]
 		date := fmt.Sprintf("20%02d-%02d-%02d", 16+i/(12*28*10)%10, 1+i/(28*10)%12, 1+i/10%28)
-		clock := fmt.Sprintf("%02d:%02d:00", 9+i%7, i%60)
-		if _, err := trade.Exec(id, userID, accountID, root+"Z5", root, date, clock, date, clock, "x", "x"); err != nil {
+		clock := fmt.Sprintf("%02d:%02d:00", 9+i%7, i%53)
+		exitClock := fmt.Sprintf("%02d:%02d:00", 9+i%7, i%53+7)
+		// Points of 20 dollars on 2 contracts: gross -300 to 300 by 100.
+		gross, commission := float64(i%7-3)*100, 4.0
+		status := "win"
+		switch {
+		case gross == 0:
+			commission, status = 0, "breakeven"
+		case gross < 0:
+			status = "loss"
+		}
+		exit := 20000 + gross/40
+		if _, err := trade.Exec(id, userID, accountID, root+"Z5", root, exit, date, clock, date, exitClock,
+			gross, gross-commission, commission, status, "x", "x", date); err != nil {
 			tb.Fatal(err)
 		}
 		for k, side := range []string{"buy", "buy", "sell", "sell"} {
@@ -48,7 +61,11 @@ func Trades(tb testing.TB, db *sql.DB, userID, accountID string, n int) {
 			if side == "sell" {
 				typ = "scale_out"
 			}
-			if _, err := fill.Exec(newID(), id, k, side, 20000+float64(k), date, clock, typ, date+"T14:30:00+00:00"); err != nil {
+			price := 20000.0
+			if side == "sell" {
+				price = exit
+			}
+			if _, err := fill.Exec(newID(), id, k, side, price, date, clock, typ, date+"T14:30:00+00:00"); err != nil {
 				tb.Fatal(err)
 			}
 		}
