@@ -153,3 +153,32 @@ func rawPage(b *testing.B, d *DB, userID string, offset, n int) time.Duration {
 	}
 	return time.Since(start) / time.Duration(n)
 }
+
+// TestStatsPlans shows summary, daily and equity read the closed trades on
+// the partial index trades_closed alone, in its order: no table row, no sort.
+func TestStatsPlans(t *testing.T) {
+	d := newTestDB(t)
+	userID, accountID := newTradeFixture(t, d)
+	seedTrades(t, d, userID, accountID, 200)
+	for name, f := range map[string]TradeFilter{
+		"all":             {},
+		"days":            {StartDate: "2016-02-01", EndDate: "2016-03-01"},
+		"account and day": {AccountID: accountID, StartDate: "2016-02-01", EndDate: "2016-03-01"},
+	} {
+		where, args := f.statsWhere(userID)
+		for _, q := range []string{
+			`SELECT t.day, t.net_pnl, t.status FROM trades t WHERE ` + where + ` AND ` + closed + ` ORDER BY ` + statsOrder,
+			`SELECT t.day, total(t.net_pnl) FROM trades t WHERE ` + where + ` AND ` + closed + ` GROUP BY t.day ORDER BY t.day`,
+			`SELECT count(*), total(t.gross_pnl), avg(t.r_ratio), avg(t.hold_seconds) FROM trades t WHERE ` + where + ` AND ` + closed,
+		} {
+			plan, err := d.explain(t.Context(), q, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := strings.Join(plan, "; ")
+			if !strings.Contains(text, "COVERING INDEX trades_closed") || strings.Contains(text, "TEMP B-TREE") {
+				t.Errorf("%s: plan %q of %s reads the table or sorts", name, text, q)
+			}
+		}
+	}
+}

@@ -36,6 +36,11 @@ const (
 // where builds the filter's SQL condition over trades t, with its arguments.
 // Every value is a parameter; the text varies only with which filters are set.
 func (f TradeFilter) where(userID string) (string, []any) {
+	return f.conditions(userID, "t.entry_date")
+}
+
+// conditions is where with the start and end dates on dateColumn.
+func (f TradeFilter) conditions(userID, dateColumn string) (string, []any) {
 	conds := []string{unfiltered}
 	args := []any{userID}
 	add := func(cond string, a ...any) {
@@ -56,8 +61,8 @@ func (f TradeFilter) where(userID string) (string, []any) {
 	}
 	for _, c := range []struct{ cond, value string }{
 		{byAccount, f.AccountID},
-		{"t.entry_date >= ?", f.StartDate},
-		{"t.entry_date <= ?", f.EndDate},
+		{dateColumn + " >= ?", f.StartDate},
+		{dateColumn + " <= ?", f.EndDate},
 		{"t.status = ?", f.Status},
 		{"t.side = ?", f.Side},
 		{"t.asset_class = ?", f.AssetClass},

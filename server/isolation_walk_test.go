@@ -108,6 +108,21 @@ func TestIsolationEveryRoute(t *testing.T) {
 			}
 		}
 	}
+	noRows := func(target string) func(t *testing.T) {
+		return func(t *testing.T) {
+			if status, b := e.do(t, "GET", target, bob, ""); status != http.StatusOK || strings.TrimSpace(string(b)) != `{"data":[]}` {
+				t.Errorf("bob GET %s: %d %s, want no rows", target, status, b)
+			}
+		}
+	}
+	noStats := func(target string) func(t *testing.T) {
+		return func(t *testing.T) {
+			status, b := e.do(t, "GET", target, bob, "")
+			if status != http.StatusOK || !strings.HasPrefix(string(b), `{"data":{"trades":0,"wins":0,"losses":0,"breakeven":0,"open_trades":0,`) {
+				t.Errorf("bob GET %s: %d %s, want nothing counted", target, status, b)
+			}
+		}
+	}
 	bobTrade := func(extra string) string {
 		return (&tradeEnv{accountID: bobAcct.ID}).tradeBody("ES", "long", `"entry_price": 1, "quantity": 1, `+extra)
 	}
@@ -130,6 +145,16 @@ func TestIsolationEveryRoute(t *testing.T) {
 		},
 		"PUT /api/v1/trades/{id}":   {notFound("PUT", "/api/v1/trades/"+a.trade, `{"exit_price": 1}`)},
 		"GET /api/v1/trades/export": {hidden("/api/v1/trades/export", "ESZ5", "MNQZ5", "A1"), hidden("/api/v1/trades?import_id="+a.imp, all...)},
+
+		// Bob has no closed trade, whatever he filters by.
+		"GET /api/v1/stats/summary": {
+			noStats("/api/v1/stats/summary?account_id=" + a.account), noStats("/api/v1/stats/summary?tags=" + a.tag),
+			noStats("/api/v1/stats/summary?playbook_id=" + a.playbook), noStats("/api/v1/stats/summary?import_id=" + a.imp),
+			noStats("/api/v1/stats/summary"),
+		},
+		"GET /api/v1/stats/daily":     {noRows("/api/v1/stats/daily"), noRows("/api/v1/stats/daily?account_id=" + a.account)},
+		"GET /api/v1/stats/equity":    {noRows("/api/v1/stats/equity?resolution=trade"), noRows("/api/v1/stats/equity?tags=" + a.tag)},
+		"GET /api/v1/stats/breakdown": {noRows("/api/v1/stats/breakdown?by=tag"), noRows("/api/v1/stats/breakdown?by=account&account_id=" + a.account)},
 
 		"GET /api/v1/imports":         {hidden("/api/v1/imports", a.imp)},
 		"GET /api/v1/imports/{id}":    {notFound("GET", "/api/v1/imports/"+a.imp, "")},

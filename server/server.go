@@ -111,6 +111,11 @@ func (s *Server) routes() []route {
 
 		{"GET /api/v1/trades/export", "trades:read", false, s.handleTradeExport},
 
+		{"GET /api/v1/stats/summary", "trades:read", false, statsHandler(s, s.statsSummary)},
+		{"GET /api/v1/stats/daily", "trades:read", false, statsHandler(s, s.statsDaily)},
+		{"GET /api/v1/stats/equity", "trades:read", false, statsHandler(s, s.statsEquity)},
+		{"GET /api/v1/stats/breakdown", "trades:read", false, statsHandler(s, s.statsBreakdown)},
+
 		{"GET /api/v1/imports", "trades:read", false, listHandler(s, s.db.Imports)},
 		{"GET /api/v1/imports/{id}", "trades:read", false, getHandler(s, "Import", s.db.ImportRecord)},
 		{"POST /api/v1/imports", "trades:write", false, s.handleImportCreate},

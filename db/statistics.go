@@ -1,0 +1,430 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"tradejournal/db/stats"
+	"tradejournal/db/trading"
+)
+
+// The statistics of DESIGN §9 read the closed trades through the partial
+// index trades_closed, which holds every column summary, daily and equity
+// read, in their order (day, exit time, id). SQL does the sums and counts;
+// only what needs the order (streaks, drawdown, the curve) reads each trade.
+
+// closed selects the closed trades; the partial index is used only when a
+// query carries this very condition.
+const closed = "t.status <> 'open'"
+
+// statsOrder is the order of the statistics: by exit, then id.
+const statsOrder = "t.day, t.exit_time, t.id"
+
+// statsWhere is the filter's condition for statistics, whose dates select
+// by a trade's day.
+func (f TradeFilter) statsWhere(userID string) (string, []any) {
+	return f.conditions(userID, "t.day")
+}
+
+// DayPnL is a day and its net P&L.
+type DayPnL struct {
+	Date   string  `json:"date"`
+	NetPnL float64 `json:"net_pnl"`
+}
+
+// StatsSummary is GET /stats/summary.
+type StatsSummary struct {
+	Trades               int      `json:"trades"`
+	Wins                 int      `json:"wins"`
+	Losses               int      `json:"losses"`
+	Breakeven            int      `json:"breakeven"`
+	OpenTrades           int      `json:"open_trades"`
+	WinRate              *float64 `json:"win_rate"`
+	GrossPnL             float64  `json:"gross_pnl"`
+	Commissions          float64  `json:"commissions"`
+	NetPnL               float64  `json:"net_pnl"`
+	AvgWin               *float64 `json:"avg_win"`
+	AvgLoss              *float64 `json:"avg_loss"`
+	LargestWin           *float64 `json:"largest_win"`
+	LargestLoss          *float64 `json:"largest_loss"`
+	ProfitFactor         *float64 `json:"profit_factor"`
+	Expectancy           *float64 `json:"expectancy"`
+	AvgR                 *float64 `json:"avg_r"`
+	MaxConsecutiveWins   int      `json:"max_consecutive_wins"`
+	MaxConsecutiveLosses int      `json:"max_consecutive_losses"`
+	MaxDrawdown          float64  `json:"max_drawdown"`
+	MaxDrawdownStart     *string  `json:"max_drawdown_start"`
+	MaxDrawdownEnd       *string  `json:"max_drawdown_end"`
+	TradingDays          int      `json:"trading_days"`
+	WinningDays          int      `json:"winning_days"`
+	LosingDays           int      `json:"losing_days"`
+	BestDay              *DayPnL  `json:"best_day"`
+	WorstDay             *DayPnL  `json:"worst_day"`
+	AvgHoldSeconds       *int64   `json:"avg_hold_seconds"`
+}
+
+// StatsSummary computes the summary of the user's closed trades matching f.
+func (db *DB) StatsSummary(ctx context.Context, userID string, f TradeFilter) (StatsSummary, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return StatsSummary{}, err
+	}
+	defer tx.Rollback()
+	where, args := f.statsWhere(userID)
+	// SQL sums the money; the walk in order below, which reads each
+	// trade's net P&L and status anyway, counts the outcomes.
+	var s StatsSummary
+	var avgR, avgHold *float64
+	err = tx.QueryRowContext(ctx, `SELECT count(*), total(t.gross_pnl), total(t.total_commission), total(t.net_pnl),
+		avg(t.r_ratio), avg(t.hold_seconds) FROM trades t WHERE `+where+` AND `+closed, args...).
+		Scan(&s.Trades, &s.GrossPnL, &s.Commissions, &s.NetPnL, &avgR, &avgHold)
+	if err != nil {
+		return StatsSummary{}, err
+	}
+	s.GrossPnL, s.Commissions, s.NetPnL = trading.Round8(s.GrossPnL), trading.Round8(s.Commissions), trading.Round8(s.NetPnL)
+	s.Expectancy = stats.Ratio(s.NetPnL, float64(s.Trades))
+	s.AvgR = round8(avgR)
+	if avgHold != nil {
+		whole := int64(*avgHold)
+		s.AvgHoldSeconds = &whole
+	}
+
+	// Open trades count under every filter but the dates.
+	undated := f
+	undated.StartDate, undated.EndDate = "", ""
+	openWhere, openArgs := undated.statsWhere(userID)
+	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+openWhere+` AND t.status = 'open'`, openArgs...).
+		Scan(&s.OpenTrades)
+	if err != nil {
+		return StatsSummary{}, err
+	}
+
+	trades, err := closedTrades(ctx, tx, where, args, false, s.Trades)
+	if err != nil {
+		return StatsSummary{}, err
+	}
+	o := stats.Tally(trades)
+	s.Wins, s.Losses, s.Breakeven = o.Wins, o.Losses, o.Breakeven
+	s.WinRate = stats.WinRate(o.Wins, o.Losses)
+	s.AvgWin = stats.Ratio(o.WinSum, float64(o.Wins))
+	s.AvgLoss = stats.Ratio(o.LossSum, float64(o.Losses))
+	s.LargestWin, s.LargestLoss = round8(o.LargestWin), round8(o.LargestLoss)
+	s.ProfitFactor = stats.ProfitFactor(o.WinSum, o.LossSum, o.Losses)
+	s.MaxConsecutiveWins, s.MaxConsecutiveLosses = stats.Streaks(trades)
+	points := make([]stats.Point, len(trades))
+	for i, t := range trades {
+		points[i] = stats.Point{Day: t.Day, NetPnL: t.NetPnL}
+	}
+	if dd := stats.MaxDrawdown(points); dd.Amount > 0 {
+		s.MaxDrawdown, s.MaxDrawdownStart, s.MaxDrawdownEnd = dd.Amount, &dd.Start, &dd.End
+	}
+	days := stats.CountDays(stats.Days(trades))
+	s.TradingDays, s.WinningDays, s.LosingDays = days.Trading, days.Winning, days.Losing
+	if days.Best != nil {
+		s.BestDay = &DayPnL{days.Best.Date, days.Best.NetPnL}
+		s.WorstDay = &DayPnL{days.Worst.Date, days.Worst.NetPnL}
+	}
+	return s, nil
+}
+
+func round8(p *float64) *float64 {
+	if p == nil {
+		return nil
+	}
+	r := trading.Round8(*p)
+	return &r
+}
+
+// closedTrades reads the closed trades matching where in order, with their
+// ids when withIDs; n is how many there are likely to be.
+func closedTrades(ctx context.Context, tx txn, where string, args []any, withIDs bool, n int) ([]stats.Trade, error) {
+	id := "''"
+	if withIDs {
+		id = "t.id"
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT `+id+`, t.day, t.net_pnl, t.status FROM trades t
+		WHERE `+where+` AND `+closed+` ORDER BY `+statsOrder, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]stats.Trade, 0, n)
+	for rows.Next() {
+		var t stats.Trade
+		if err := rows.Scan(&t.ID, &t.Day, &t.NetPnL, &t.Status); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// DailyStats is one day of GET /stats/daily.
+type DailyStats struct {
+	Date        string  `json:"date"`
+	Trades      int     `json:"trades"`
+	Wins        int     `json:"wins"`
+	Losses      int     `json:"losses"`
+	Breakeven   int     `json:"breakeven"`
+	GrossPnL    float64 `json:"gross_pnl"`
+	Commissions float64 `json:"commissions"`
+	NetPnL      float64 `json:"net_pnl"`
+}
+
+// StatsDaily lists the days with closed trades matching f, ascending.
+func (db *DB) StatsDaily(ctx context.Context, userID string, f TradeFilter) ([]DailyStats, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return dailyStats(ctx, tx, userID, f)
+}
+
+func dailyStats(ctx context.Context, tx txn, userID string, f TradeFilter) ([]DailyStats, error) {
+	where, args := f.statsWhere(userID)
+	rows, err := tx.QueryContext(ctx, `SELECT t.day, count(*), coalesce(sum(t.status = 'win'), 0),
+		coalesce(sum(t.status = 'loss'), 0), coalesce(sum(t.status = 'breakeven'), 0),
+		total(t.gross_pnl), total(t.total_commission), total(t.net_pnl)
+		FROM trades t WHERE `+where+` AND `+closed+` GROUP BY t.day ORDER BY t.day`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []DailyStats{}
+	for rows.Next() {
+		var d DailyStats
+		if err := rows.Scan(&d.Date, &d.Trades, &d.Wins, &d.Losses, &d.Breakeven, &d.GrossPnL, &d.Commissions, &d.NetPnL); err != nil {
+			return nil, err
+		}
+		d.GrossPnL, d.Commissions, d.NetPnL = trading.Round8(d.GrossPnL), trading.Round8(d.Commissions), trading.Round8(d.NetPnL)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// EquityPoint is one point of GET /stats/equity: a day's or a trade's net
+// P&L, the cumulative net P&L after it and its distance below the running
+// peak (0 or negative).
+type EquityPoint struct {
+	Date     string  `json:"date"`
+	TradeID  string  `json:"trade_id,omitempty"`
+	NetPnL   float64 `json:"net_pnl"`
+	Equity   float64 `json:"equity"`
+	Drawdown float64 `json:"drawdown"`
+}
+
+// StatsEquity is the equity curve of the closed trades matching f, over
+// day closes, or trade by trade when byTrade.
+func (db *DB) StatsEquity(ctx context.Context, userID string, f TradeFilter, byTrade bool) ([]EquityPoint, error) {
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var points []stats.Point
+	if byTrade {
+		where, args := f.statsWhere(userID)
+		trades, err := closedTrades(ctx, tx, where, args, true, 0)
+		if err != nil {
+			return nil, err
+		}
+		points = make([]stats.Point, len(trades))
+		for i, t := range trades {
+			points[i] = stats.Point{Day: t.Day, TradeID: t.ID, NetPnL: t.NetPnL}
+		}
+	} else {
+		where, args := f.statsWhere(userID)
+		rows, err := tx.QueryContext(ctx, `SELECT t.day, total(t.net_pnl) FROM trades t
+			WHERE `+where+` AND `+closed+` GROUP BY t.day ORDER BY t.day`, args...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p stats.Point
+			if err := rows.Scan(&p.Day, &p.NetPnL); err != nil {
+				return nil, err
+			}
+			p.NetPnL = trading.Round8(p.NetPnL)
+			points = append(points, p)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]EquityPoint, 0, len(points))
+	for _, p := range stats.Curve(points) {
+		out = append(out, EquityPoint{Date: p.Day, TradeID: p.TradeID, NetPnL: p.NetPnL, Equity: p.Equity, Drawdown: p.Drawdown})
+	}
+	return out, nil
+}
+
+// BreakdownRow is one bucket of GET /stats/breakdown.
+type BreakdownRow struct {
+	Key          any      `json:"key"` // a string, a number (weekday, hour, rating) or null
+	Label        *string  `json:"label"`
+	Trades       int      `json:"trades"`
+	Wins         int      `json:"wins"`
+	Losses       int      `json:"losses"`
+	WinRate      *float64 `json:"win_rate"`
+	NetPnL       float64  `json:"net_pnl"`
+	AvgNetPnL    *float64 `json:"avg_net_pnl"`
+	ProfitFactor *float64 `json:"profit_factor"`
+	AvgR         *float64 `json:"avg_r"`
+}
+
+// breakdown is how one key of a breakdown is read: its key and label
+// expressions over trades t, the joins they need, the label of trades
+// without a key, and whether its buckets keep their natural order.
+type breakdown struct {
+	key, label, join, none string
+	natural                bool
+}
+
+var weekdays = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+
+// Breakdowns are the keys GET /stats/breakdown?by= accepts.
+var Breakdowns = []string{"symbol", "root", "tag", "playbook", "strategy", "side", "weekday", "hour", "account",
+	"asset_class", "rating", "month", "duration"}
+
+func breakdownOf(by string) breakdown {
+	switch by {
+	case "symbol", "side", "asset_class":
+		return breakdown{key: "t." + by, label: "t." + by}
+	case "root":
+		root := "CASE WHEN t.asset_class = 'futures' THEN t.root ELSE t.symbol END"
+		return breakdown{key: root, label: root}
+	case "tag":
+		return breakdown{key: "x.tag_id", label: "g.name", none: "No tag",
+			join: "LEFT JOIN trade_tags x ON x.trade_id = t.id LEFT JOIN tags g ON g.id = x.tag_id"}
+	case "playbook":
+		return breakdown{key: "t.playbook_id", label: "p.title", none: "No playbook",
+			join: "LEFT JOIN playbooks p ON p.id = t.playbook_id"}
+	case "strategy":
+		return breakdown{key: "x.strategy_id", label: "s.title", none: "No strategy",
+			join: "LEFT JOIN trade_strategies x ON x.trade_id = t.id LEFT JOIN strategies s ON s.id = x.strategy_id"}
+	case "account":
+		return breakdown{key: "t.account_id", label: "coalesce(nullif(a.name, ''), a.account_number)",
+			join: "JOIN accounts a ON a.id = t.account_id"}
+	case "weekday":
+		// ISO: Monday 1 … Sunday 7, of the entry date.
+		day := "(CAST(strftime('%w', t.entry_date) AS INTEGER) + 6) % 7 + 1"
+		var names strings.Builder
+		for i, w := range weekdays {
+			fmt.Fprintf(&names, " WHEN %d THEN '%s'", i+1, w)
+		}
+		return breakdown{key: day, label: "CASE " + day + names.String() + " END", natural: true}
+	case "hour":
+		return breakdown{key: "CAST(substr(t.entry_time, 1, 2) AS INTEGER)", label: "substr(t.entry_time, 1, 2) || ':00'",
+			none: "No entry time", natural: true}
+	case "rating":
+		return breakdown{key: "t.star_rating", label: "t.star_rating || ' stars'", none: "No rating"}
+	case "month":
+		return breakdown{key: "substr(t.day, 1, 7)", label: "substr(t.day, 1, 7)", natural: true}
+	case "duration":
+		var c strings.Builder
+		c.WriteString("CASE")
+		for _, d := range stats.Durations {
+			if d.Below > 0 {
+				fmt.Fprintf(&c, " WHEN t.hold_seconds < %d THEN '%s'", d.Below, d.Key)
+			} else {
+				fmt.Fprintf(&c, " WHEN t.hold_seconds IS NOT NULL THEN '%s'", d.Key)
+			}
+		}
+		c.WriteString(" END")
+		return breakdown{key: c.String(), label: c.String(), none: "Unknown", natural: true}
+	}
+	return breakdown{}
+}
+
+// StatsBreakdown groups the closed trades matching f by one of Breakdowns:
+// by net P&L, best first, or in their natural order (weekday, hour, month,
+// duration); trades without a key form one bucket, listed last.
+func (db *DB) StatsBreakdown(ctx context.Context, userID string, f TradeFilter, by string) ([]BreakdownRow, error) {
+	b := breakdownOf(by)
+	if b.key == "" {
+		return nil, &InvalidError{Field: "by", Message: "by must be one of " + strings.Join(Breakdowns, ", ")}
+	}
+	where, args := f.statsWhere(userID)
+	rows, err := db.read.QueryContext(ctx, `SELECT `+b.key+` AS k, `+b.label+`, count(*),
+		coalesce(sum(t.status = 'win'), 0), coalesce(sum(t.status = 'loss'), 0), total(t.net_pnl),
+		total(t.net_pnl) FILTER (WHERE t.status = 'win'), total(t.net_pnl) FILTER (WHERE t.status = 'loss'), avg(t.r_ratio)
+		FROM trades t `+b.join+` WHERE `+where+` AND `+closed+` GROUP BY k`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []BreakdownRow{}
+	for rows.Next() {
+		var r BreakdownRow
+		var winSum, lossSum float64
+		if err := rows.Scan(&r.Key, &r.Label, &r.Trades, &r.Wins, &r.Losses, &r.NetPnL, &winSum, &lossSum, &r.AvgR); err != nil {
+			return nil, err
+		}
+		if r.Key == nil && b.none != "" {
+			r.Label = &b.none
+		}
+		r.NetPnL = trading.Round8(r.NetPnL)
+		r.WinRate = stats.WinRate(r.Wins, r.Losses)
+		r.AvgNetPnL = stats.Ratio(r.NetPnL, float64(r.Trades))
+		r.ProfitFactor = stats.ProfitFactor(winSum, lossSum, r.Losses)
+		r.AvgR = round8(r.AvgR)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rank := func(r BreakdownRow) int { // natural order of the duration buckets
+		for i, d := range stats.Durations {
+			if r.Key == d.Key {
+				return i
+			}
+		}
+		return 0
+	}
+	slices.SortStableFunc(out, func(a, c BreakdownRow) int {
+		switch {
+		case a.Key == nil || c.Key == nil:
+			return boolCmp(a.Key == nil, c.Key == nil)
+		case by == "duration":
+			return rank(a) - rank(c)
+		case b.natural:
+			return compareKeys(a.Key, c.Key)
+		case a.NetPnL != c.NetPnL:
+			if a.NetPnL > c.NetPnL {
+				return -1
+			}
+			return 1
+		}
+		return compareKeys(a.Key, c.Key)
+	})
+	return out, nil
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// compareKeys orders two keys of one breakdown: both numbers or both text.
+func compareKeys(a, b any) int {
+	switch a := a.(type) {
+	case int64:
+		if b, ok := b.(int64); ok {
+			return int(a - b)
+		}
+	case string:
+		if b, ok := b.(string); ok {
+			return strings.Compare(a, b)
+		}
+	}
+	return 0
+}

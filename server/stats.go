@@ -1,0 +1,60 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"tradejournal/db"
+)
+
+// statsHandler answers a statistic of DESIGN §9 over the trades the list's
+// filters select (a malformed filter is a 400 naming it), as {"data": …}.
+// Extra reads the statistic's own parameters from the query.
+func statsHandler[T any](s *Server, compute func(ctx context.Context, userID string, f db.TradeFilter, q map[string][]string) (T, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+		q := r.URL.Query()
+		filter, err := parseTradeFilter(q)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		v, err := compute(r.Context(), p.UserID, filter, q)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, dataBody[T]{v})
+	}
+}
+
+func (s *Server) statsSummary(ctx context.Context, userID string, f db.TradeFilter, _ map[string][]string) (db.StatsSummary, error) {
+	return s.db.StatsSummary(ctx, userID, f)
+}
+
+func (s *Server) statsDaily(ctx context.Context, userID string, f db.TradeFilter, _ map[string][]string) ([]db.DailyStats, error) {
+	return s.db.StatsDaily(ctx, userID, f)
+}
+
+// statsEquity reads resolution: day (the default) or trade.
+func (s *Server) statsEquity(ctx context.Context, userID string, f db.TradeFilter, q map[string][]string) ([]db.EquityPoint, error) {
+	fe := fieldErrors{}
+	resolution := fe.queryEnum("resolution", queryValue(q, "resolution"), []string{"day", "trade"})
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	return s.db.StatsEquity(ctx, userID, f, resolution == "trade")
+}
+
+// statsBreakdown reads by, which is required.
+func (s *Server) statsBreakdown(ctx context.Context, userID string, f db.TradeFilter, q map[string][]string) ([]db.BreakdownRow, error) {
+	return s.db.StatsBreakdown(ctx, userID, f, queryValue(q, "by"))
+}
+
+// queryValue is the first value of the query parameter name, trimmed.
+func queryValue(q map[string][]string, name string) string {
+	if vs := q[name]; len(vs) > 0 {
+		return strings.TrimSpace(vs[0])
+	}
+	return ""
+}
