@@ -12,13 +12,7 @@ import (
 // raw read's time each takes: DESIGN §9 asks at most 3, and at most 6 for
 // the dashboard's three together.
 func BenchmarkStats(b *testing.B) {
-	d, err := Open(context.Background(), b.TempDir()+"/journal.db")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
-	userID, accountID := newTradeFixture(b, d)
-	seedTrades(b, d, userID, accountID, 100_000)
+	d, userID, accountID := newScaleJournal(b)
 	ctx := context.Background()
 	for _, c := range []struct {
 		name string

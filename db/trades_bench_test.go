@@ -59,14 +59,16 @@ func TestTradeListPlans(t *testing.T) {
 	}
 }
 
-func BenchmarkTrades(b *testing.B) {
-	d, err := Open(context.Background(), b.TempDir()+"/journal.db")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
-	userID, accountID := newTradeFixture(b, d)
+// newScaleJournal opens a journal of 100,000 seeded trades for a benchmark.
+func newScaleJournal(b *testing.B) (d *DB, userID, accountID string) {
+	d = newTestDB(b)
+	userID, accountID = newTradeFixture(b, d)
 	seedTrades(b, d, userID, accountID, 100_000)
+	return d, userID, accountID
+}
+
+func BenchmarkTrades(b *testing.B) {
+	d, userID, accountID := newScaleJournal(b)
 	ctx := context.Background()
 	some, _, err := d.Trades(ctx, userID, TradeFilter{}, Page{Limit: 1, Offset: 40_000})
 	if err != nil {

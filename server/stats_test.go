@@ -251,18 +251,6 @@ func TestStatsEmpty(t *testing.T) {
 
 func TestStatsBreakdown(t *testing.T) {
 	j := newStatsJournal(t)
-	type row struct {
-		Key          any      `json:"key"`
-		Label        *string  `json:"label"`
-		Trades       int      `json:"trades"`
-		Wins         int      `json:"wins"`
-		Losses       int      `json:"losses"`
-		WinRate      *float64 `json:"win_rate"`
-		NetPnL       float64  `json:"net_pnl"`
-		AvgNetPnL    *float64 `json:"avg_net_pnl"`
-		ProfitFactor *float64 `json:"profit_factor"`
-		AvgR         *float64 `json:"avg_r"`
-	}
 	str := func(p *string) string {
 		if p == nil {
 			return "null"
@@ -288,7 +276,7 @@ func TestStatsBreakdown(t *testing.T) {
 		{"duration", "<1m <1m 1/0/0 0; 1-5m 1-5m 3/0/2 -225.5; 5-15m 5-15m 3/3/0 790; 15-60m 15-60m 2/1/1 -155.5; " +
 			"1-4h 1-4h 2/1/1 -2; 4h-1d 4h-1d 1/1/0 100; >1d >1d 1/1/0 98"},
 	} {
-		rows := decode[struct{ Data []row }](t, []byte(j.get(t, "/api/v1/stats/breakdown?by="+c.by))).Data
+		rows := decode[struct{ Data []db.BreakdownRow }](t, []byte(j.get(t, "/api/v1/stats/breakdown?by="+c.by))).Data
 		var got []string
 		for _, r := range rows {
 			got = append(got, fmt.Sprintf("%v %s %d/%d/%d %g", r.Key, str(r.Label), r.Trades, r.Wins, r.Losses, r.NetPnL))
