@@ -113,11 +113,7 @@ func (db *DB) StatsSummary(ctx context.Context, userID string, f TradeFilter) (S
 	s.LargestWin, s.LargestLoss = round8(o.LargestWin), round8(o.LargestLoss)
 	s.ProfitFactor = stats.ProfitFactor(o.WinSum, o.LossSum, o.Losses)
 	s.MaxConsecutiveWins, s.MaxConsecutiveLosses = stats.Streaks(trades)
-	points := make([]stats.Point, len(trades))
-	for i, t := range trades {
-		points[i] = stats.Point{Day: t.Day, NetPnL: t.NetPnL}
-	}
-	if dd := stats.MaxDrawdown(points); dd.Amount > 0 {
+	if dd := stats.MaxDrawdown(trades); dd.Amount > 0 {
 		s.MaxDrawdown, s.MaxDrawdownStart, s.MaxDrawdownEnd = dd.Amount, &dd.Start, &dd.End
 	}
 	days := stats.CountDays(stats.Days(trades))
@@ -139,7 +135,7 @@ func round8(p *float64) *float64 {
 
 // closedTrades reads the closed trades matching where in order, with their
 // ids when withIDs; n is how many there are likely to be.
-func closedTrades(ctx context.Context, tx txn, where string, args []any, withIDs bool, n int) ([]stats.Trade, error) {
+func closedTrades(ctx context.Context, tx txn, where string, args []any, withIDs bool, n int) ([]stats.Point, error) {
 	id := "''"
 	if withIDs {
 		id = "t.id"
@@ -150,10 +146,10 @@ func closedTrades(ctx context.Context, tx txn, where string, args []any, withIDs
 		return nil, err
 	}
 	defer rows.Close()
-	out := make([]stats.Trade, 0, n)
+	out := make([]stats.Point, 0, n)
 	for rows.Next() {
-		var t stats.Trade
-		if err := rows.Scan(&t.ID, &t.Day, &t.NetPnL, &t.Status); err != nil {
+		var t stats.Point
+		if err := rows.Scan(&t.TradeID, &t.Day, &t.NetPnL, &t.Status); err != nil {
 			return nil, err
 		}
 		out = append(out, t)
@@ -227,13 +223,8 @@ func (db *DB) StatsEquity(ctx context.Context, userID string, f TradeFilter, byT
 	var points []stats.Point
 	if byTrade {
 		where, args := f.statsWhere(userID)
-		trades, err := closedTrades(ctx, tx, where, args, true, 0)
-		if err != nil {
+		if points, err = closedTrades(ctx, tx, where, args, true, 0); err != nil {
 			return nil, err
-		}
-		points = make([]stats.Point, len(trades))
-		for i, t := range trades {
-			points[i] = stats.Point{Day: t.Day, TradeID: t.ID, NetPnL: t.NetPnL}
 		}
 	} else {
 		where, args := f.statsWhere(userID)

@@ -21,17 +21,18 @@ func Day(exitDate *string, entryDate string) string {
 	return entryDate
 }
 
-// Trade is what the order-dependent statistics read of one closed trade.
-type Trade struct {
-	ID     string
-	Day    string
-	NetPnL float64
-	Status string // win, loss or breakeven
+// Point is one closed trade, or one day of them, in order: what the
+// statistics that need the order read. A day has no trade id and no status.
+type Point struct {
+	Day     string
+	TradeID string
+	NetPnL  float64
+	Status  string // win, loss or breakeven
 }
 
 // Streaks are the longest runs of wins and of losses in order. A breakeven
 // trade neither extends nor breaks a run.
-func Streaks(trades []Trade) (wins, losses int) {
+func Streaks(trades []Point) (wins, losses int) {
 	var w, l int
 	for _, t := range trades {
 		switch t.Status {
@@ -51,13 +52,6 @@ func Streaks(trades []Trade) (wins, losses int) {
 type Drawdown struct {
 	Amount     float64
 	Start, End string
-}
-
-// Point is one step of a curve: a day's or a trade's net P&L.
-type Point struct {
-	Day     string
-	TradeID string // empty on a curve of days
-	NetPnL  float64
 }
 
 // MaxDrawdown walks the points in order from 0. The peak before the first
@@ -109,7 +103,7 @@ type DayTotal struct {
 }
 
 // Days groups trades in order into their days' net P&L, in the same order.
-func Days(trades []Trade) []DayTotal {
+func Days(trades []Point) []DayTotal {
 	var out []DayTotal
 	for _, t := range trades {
 		if n := len(out); n > 0 && out[n-1].Date == t.Day {
@@ -194,7 +188,7 @@ type Outcomes struct {
 }
 
 // Tally counts the trades' outcomes by their status.
-func Tally(trades []Trade) Outcomes {
+func Tally(trades []Point) Outcomes {
 	var o Outcomes
 	var largestWin, largestLoss float64
 	for _, t := range trades {

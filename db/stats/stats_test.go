@@ -5,24 +5,24 @@ import (
 	"testing"
 )
 
-func tr(day string, net float64, status string) Trade {
-	return Trade{Day: day, NetPnL: net, Status: status}
+func tr(day string, net float64, status string) Point {
+	return Point{Day: day, NetPnL: net, Status: status}
 }
 
 func TestStreaks(t *testing.T) {
 	for _, c := range []struct {
 		name         string
-		trades       []Trade
+		trades       []Point
 		wins, losses int
 	}{
 		{"none", nil, 0, 0},
-		{"one win", []Trade{tr("d", 5, "win")}, 1, 0},
-		{"a scratch neither breaks nor extends", []Trade{
+		{"one win", []Point{tr("d", 5, "win")}, 1, 0},
+		{"a scratch neither breaks nor extends", []Point{
 			tr("d", 5, "win"), tr("d", 0, "breakeven"), tr("d", 5, "win"), tr("d", -1, "loss"), tr("d", 2, "win")}, 2, 1},
-		{"losses then wins", []Trade{
+		{"losses then wins", []Point{
 			tr("d", -1, "loss"), tr("d", -1, "loss"), tr("d", 0, "breakeven"), tr("d", -1, "loss"),
 			tr("d", 1, "win"), tr("d", 1, "win")}, 2, 3},
-		{"only scratches", []Trade{tr("d", 0, "breakeven"), tr("d", 0, "breakeven")}, 0, 0},
+		{"only scratches", []Point{tr("d", 0, "breakeven"), tr("d", 0, "breakeven")}, 0, 0},
 	} {
 		w, l := Streaks(c.trades)
 		if w != c.wins || l != c.losses {
@@ -59,11 +59,11 @@ func TestMaxDrawdown(t *testing.T) {
 func TestCurve(t *testing.T) {
 	got := Curve([]Point{{Day: "a", NetPnL: -20}, {Day: "b", NetPnL: 50}, {Day: "c", NetPnL: -10.5}, {Day: "d", NetPnL: 0.1}, {Day: "e", NetPnL: 0.2}})
 	want := []CurvePoint{
-		{Point{"a", "", -20}, -20, -20}, // the peak starts at 0
-		{Point{"b", "", 50}, 30, 0},
-		{Point{"c", "", -10.5}, 19.5, -10.5},
-		{Point{"d", "", 0.1}, 19.6, -10.4},
-		{Point{"e", "", 0.2}, 19.8, -10.2},
+		{Point{Day: "a", NetPnL: -20}, -20, -20}, // the peak starts at 0
+		{Point{Day: "b", NetPnL: 50}, 30, 0},
+		{Point{Day: "c", NetPnL: -10.5}, 19.5, -10.5},
+		{Point{Day: "d", NetPnL: 0.1}, 19.6, -10.4},
+		{Point{Day: "e", NetPnL: 0.2}, 19.8, -10.2},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("curve:\n got %+v\nwant %+v", got, want)
@@ -74,7 +74,7 @@ func TestCurve(t *testing.T) {
 }
 
 func TestDays(t *testing.T) {
-	days := Days([]Trade{tr("2026-03-02", 100, "win"), tr("2026-03-02", -40.25, "loss"), tr("2026-03-03", 0, "breakeven"),
+	days := Days([]Point{tr("2026-03-02", 100, "win"), tr("2026-03-02", -40.25, "loss"), tr("2026-03-03", 0, "breakeven"),
 		tr("2026-03-04", -80, "loss"), tr("2026-03-05", 59.75, "win"), tr("2026-03-06", -80, "loss"), tr("2026-03-09", 0.1, "win"), tr("2026-03-09", 0.2, "win")})
 	want := []DayTotal{{"2026-03-02", 59.75}, {"2026-03-03", 0}, {"2026-03-04", -80}, {"2026-03-05", 59.75}, {"2026-03-06", -80}, {"2026-03-09", 0.3}}
 	if !reflect.DeepEqual(days, want) {
@@ -133,14 +133,14 @@ func TestDay(t *testing.T) {
 }
 
 func TestTally(t *testing.T) {
-	o := Tally([]Trade{tr("a", 10, "win"), tr("a", -3.5, "loss"), tr("a", 0, "breakeven"), tr("b", 25.25, "win"),
+	o := Tally([]Point{tr("a", 10, "win"), tr("a", -3.5, "loss"), tr("a", 0, "breakeven"), tr("b", 25.25, "win"),
 		tr("b", -7, "loss"), tr("b", 2, "win"), tr("c", -1, "loss")})
 	if o.Wins != 3 || o.Losses != 3 || o.Breakeven != 1 || o.WinSum != 37.25 || o.LossSum != -11.5 ||
 		*o.LargestWin != 25.25 || *o.LargestLoss != -7 {
 		t.Errorf("tally: %+v", o)
 	}
 	// A loss marked by hand on a positive net is still the largest loss.
-	o = Tally([]Trade{tr("a", 5, "loss")})
+	o = Tally([]Point{tr("a", 5, "loss")})
 	if o.Wins != 0 || o.LargestWin != nil || *o.LargestLoss != 5 {
 		t.Errorf("one loss: %+v", o)
 	}
