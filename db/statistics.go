@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"tradejournal/db/stats"
@@ -269,10 +268,10 @@ type BreakdownRow struct {
 
 // breakdown is how one key of a breakdown is read: its key and label
 // expressions over trades t, the joins they need, the label of trades
-// without a key, and whether its buckets keep their natural order.
+// without a key, and the order of its buckets when not by net P&L.
 type breakdown struct {
 	key, label, join, none string
-	natural                bool
+	natural                string // an ORDER BY over the grouped rows; "" for best net P&L first
 }
 
 var weekdays = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
@@ -307,14 +306,14 @@ func breakdownOf(by string) breakdown {
 		for i, w := range weekdays {
 			fmt.Fprintf(&names, " WHEN %d THEN '%s'", i+1, w)
 		}
-		return breakdown{key: day, label: "CASE " + day + names.String() + " END", natural: true}
+		return breakdown{key: day, label: "CASE " + day + names.String() + " END", natural: "k"}
 	case "hour":
 		return breakdown{key: "CAST(substr(t.entry_time, 1, 2) AS INTEGER)", label: "substr(t.entry_time, 1, 2) || ':00'",
-			none: "No entry time", natural: true}
+			none: "No entry time", natural: "k"}
 	case "rating":
 		return breakdown{key: "t.star_rating", label: "t.star_rating || ' stars'", none: "No rating"}
 	case "month":
-		return breakdown{key: "substr(t.day, 1, 7)", label: "substr(t.day, 1, 7)", natural: true}
+		return breakdown{key: "substr(t.day, 1, 7)", label: "substr(t.day, 1, 7)", natural: "k"}
 	case "duration":
 		var c strings.Builder
 		c.WriteString("CASE")
@@ -326,7 +325,8 @@ func breakdownOf(by string) breakdown {
 			}
 		}
 		c.WriteString(" END")
-		return breakdown{key: c.String(), label: c.String(), none: "Unknown", natural: true}
+		// The buckets' shortest holds are in the buckets' order.
+		return breakdown{key: c.String(), label: c.String(), none: "Unknown", natural: "min(t.hold_seconds)"}
 	}
 	return breakdown{}
 }
@@ -339,11 +339,15 @@ func (db *DB) StatsBreakdown(ctx context.Context, userID string, f TradeFilter, 
 	if b.key == "" {
 		return nil, &InvalidError{Field: "by", Message: "by must be one of " + strings.Join(Breakdowns, ", ")}
 	}
+	order := b.natural
+	if order == "" {
+		order = "round(total(t.net_pnl), 8) DESC, k"
+	}
 	where, args := f.statsWhere(userID)
 	rows, err := db.read.QueryContext(ctx, `SELECT `+b.key+` AS k, `+b.label+`, count(*),
 		coalesce(sum(t.status = 'win'), 0), coalesce(sum(t.status = 'loss'), 0), total(t.net_pnl),
 		total(t.net_pnl) FILTER (WHERE t.status = 'win'), total(t.net_pnl) FILTER (WHERE t.status = 'loss'), avg(t.r_ratio)
-		FROM trades t `+b.join+` WHERE `+where+` AND `+closed+` GROUP BY k`, args...)
+		FROM trades t `+b.join+` WHERE `+where+` AND `+closed+` GROUP BY k ORDER BY k IS NULL, `+order, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -365,57 +369,5 @@ func (db *DB) StatsBreakdown(ctx context.Context, userID string, f TradeFilter, 
 		r.AvgR = round8(r.AvgR)
 		out = append(out, r)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rank := func(r BreakdownRow) int { // natural order of the duration buckets
-		for i, d := range stats.Durations {
-			if r.Key == d.Key {
-				return i
-			}
-		}
-		return 0
-	}
-	slices.SortStableFunc(out, func(a, c BreakdownRow) int {
-		switch {
-		case a.Key == nil || c.Key == nil:
-			return boolCmp(a.Key == nil, c.Key == nil)
-		case by == "duration":
-			return rank(a) - rank(c)
-		case b.natural:
-			return compareKeys(a.Key, c.Key)
-		case a.NetPnL != c.NetPnL:
-			if a.NetPnL > c.NetPnL {
-				return -1
-			}
-			return 1
-		}
-		return compareKeys(a.Key, c.Key)
-	})
-	return out, nil
-}
-
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
-}
-
-// compareKeys orders two keys of one breakdown: both numbers or both text.
-func compareKeys(a, b any) int {
-	switch a := a.(type) {
-	case int64:
-		if b, ok := b.(int64); ok {
-			return int(a - b)
-		}
-	case string:
-		if b, ok := b.(string); ok {
-			return strings.Compare(a, b)
-		}
-	}
-	return 0
+	return out, rows.Err()
 }
