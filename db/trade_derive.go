@@ -180,13 +180,10 @@ func priceTrade(t *Trade, overrides map[string]trading.Instrument, loc *time.Loc
 		t.ExitDate, t.ExitTime, t.exitDateSet = nil, nil, false
 		t.holdSeconds = nil
 		if pos.Flat {
-			last := lastClosingFill(t.Executions)
+			k := lastClosingFill(t.Executions)
+			last := t.Executions[k]
 			t.ExitDate, t.ExitTime = &last.ExecutionDate, &last.ExecutionTime
-			exit, err := time.Parse(time.RFC3339Nano, last.ExecutionTimestamp)
-			if err != nil {
-				return err
-			}
-			t.holdSeconds = held(fills[pos.Order[0]].At, exit)
+			t.holdSeconds = held(fills[pos.Order[0]].At, fills[pos.Order[k]].At)
 		}
 		t.GrossPnL, t.TotalCommission, t.NetPnL = pos.GrossPnL, pos.Commission, pos.NetPnL
 		closed = pos.Flat
@@ -248,15 +245,16 @@ func (db *DB) saveReviewLinks(ctx context.Context, tx txn, userID string, t *Tra
 	return db.reevaluateDays(ctx, tx, userID, t.ID, before, dayKey{t.AccountID, t.EntryDate})
 }
 
-// lastClosingFill is the last fill against the trade's side: the exit.
-func lastClosingFill(fills []Execution) Execution {
+// lastClosingFill is the index of the last fill against the trade's side:
+// the exit.
+func lastClosingFill(fills []Execution) int {
 	opening := fills[0].Side
 	for i := len(fills) - 1; i >= 0; i-- {
 		if fills[i].Side != opening {
-			return fills[i]
+			return i
 		}
 	}
-	return fills[len(fills)-1]
+	return len(fills) - 1
 }
 
 // held is the whole seconds from entry to exit, nil if exit is before entry.
