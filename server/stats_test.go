@@ -382,4 +382,12 @@ func TestStatsFollowWrites(t *testing.T) {
 	if s := summary("playbook_id=" + j.orb); s.Trades != 1 || s.NetPnL != 99*2+1 {
 		t.Errorf("ORB after deleting t9: %d trades net %v, want t1 alone at 199", s.Trades, s.NetPnL)
 	}
+
+	// The open t13 marked a win by hand has no exit: it counts on its
+	// entry date, beside t12, and no longer as open.
+	j.put(t, j.ids["t13"], `{"status": "win"}`)
+	check("a status set by hand")
+	if s := summary("start_date=2026-03-10&end_date=2026-03-10"); s.Trades != 2 || s.Wins != 2 || s.OpenTrades != 0 {
+		t.Errorf("the 10th after closing t13 by hand: %d trades, %d wins, %d open; want 2, 2, 0", s.Trades, s.Wins, s.OpenTrades)
+	}
 }

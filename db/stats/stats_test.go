@@ -113,6 +113,7 @@ func TestRatios(t *testing.T) {
 		{"profit factor", ProfitFactor(300, -120, 2), 2.5},
 		{"profit factor without losses", ProfitFactor(300, 0, 0), nil},
 		{"profit factor with losses and no wins", ProfitFactor(0, -50, 1), 0.0},
+		{"profit factor over losses that sum to 0", ProfitFactor(10, 0, 1), nil},
 		{"ratio of cents", Ratio(0.3, 3), 0.1},
 		{"ratio over 0", Ratio(1, 0), nil},
 	} {
