@@ -31,6 +31,11 @@ type Position struct {
 	Flat       bool       // position closed
 	Order      []int      // indexes into the input fills, in time order
 	Types      []string   // execution_type of each input fill (by input index): the client's, else "scale_in" for a fill that adds, "scale_out" for one that reduces
+	// Realized is the gross P&L each input fill realised (by input index),
+	// FIFO against the open lots, × point value: 0 for a fill that adds.
+	// Rounded like GrossPnL, they add up to it exactly: the last reducing
+	// fill takes what rounding the others left.
+	Realized []float64
 }
 
 // lot is the still-open part of one opening fill, kept for FIFO matching.
@@ -63,13 +68,14 @@ func Derive(side string, fills []Fill, pointValue float64) (Position, error) {
 	slices.SortStableFunc(order, func(a, b int) int { return fills[a].At.Compare(fills[b].At) })
 
 	var (
-		pos                 = Position{Order: order, Types: make([]string, len(fills))}
+		pos                 = Position{Order: order, Types: make([]string, len(fills)), Realized: make([]float64, len(fills))}
 		lots                []lot
 		open, maxOpen       float64
 		entryCost, entryQty float64
 		exitCost, exitQty   float64
 		gross, commission   float64
 		lastExit            time.Time
+		lastReduce          = -1
 	)
 	for k, i := range order {
 		f := fills[i]
@@ -96,15 +102,20 @@ func Derive(side string, fills []Fill, pointValue float64) (Position, error) {
 			continue
 		}
 
+		var realized float64
 		for remaining := f.Quantity; Round8(remaining) > 0 && len(lots) > 0; {
 			take := min(remaining, lots[0].qty)
-			gross += (f.Price - lots[0].price) * take * sign
+			part := (f.Price - lots[0].price) * take * sign
+			gross += part
+			realized += part
 			remaining -= take
 			lots[0].qty -= take
 			if Round8(lots[0].qty) == 0 {
 				lots = lots[1:]
 			}
 		}
+		pos.Realized[i] = Round8(realized * pointValue)
+		lastReduce = i
 		open -= f.Quantity
 		if Round8(open) == 0 {
 			// Snap to exactly zero so the trade counts as flat and any later
@@ -123,6 +134,15 @@ func Derive(side string, fills []Fill, pointValue float64) (Position, error) {
 	pos.GrossPnL = Round8(gross * pointValue)
 	pos.Commission = Round8(commission)
 	pos.NetPnL = Round8(pos.GrossPnL - pos.Commission)
+	if lastReduce >= 0 {
+		rest := pos.GrossPnL
+		for i, r := range pos.Realized {
+			if i != lastReduce {
+				rest -= r
+			}
+		}
+		pos.Realized[lastReduce] = Round8(rest)
+	}
 	pos.Flat = open == 0
 	if pos.Flat {
 		exit := Round8(exitCost / exitQty)

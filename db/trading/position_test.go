@@ -411,3 +411,69 @@ func TestRound8(t *testing.T) {
 		t.Errorf("Round8(0.1+0.2) formats as %s, want 0.3", got)
 	}
 }
+
+// TestDeriveRealized checks the P&L each fill realises, FIFO, by input
+// index, and that the parts add up to the trade's gross P&L exactly.
+func TestDeriveRealized(t *testing.T) {
+	tests := []struct {
+		name  string
+		side  string
+		pv    float64
+		fills []Fill
+		want  []float64
+	}{
+		{
+			// ES long 1 at 5000, 1 at 5002; sell 1 at 5004 closes the first
+			// lot (+4 × 50 = 200), sell 1 at 5001 the second (−1 × 50 = −50).
+			name: "ES scaled in and out", side: "long", pv: 50,
+			fills: []Fill{buy(5000, 1, 0), buy(5002, 1, 1), sell(5004, 1, 2), sell(5001, 1, 3)},
+			want:  []float64{0, 0, 200, -50},
+		},
+		{
+			// Given out of time order: the sell at minute 3 is input 0. NQ
+			// short 2 at 20000; cover 1 at 19990 (+10 × 20 = 200), then 1 at
+			// 20005 (−5 × 20 = −100).
+			name: "NQ short, input out of order", side: "short", pv: 20,
+			fills: []Fill{buy(20005, 1, 3), sell(20000, 2, 0), buy(19990, 1, 1)},
+			want:  []float64{-100, 0, 200},
+		},
+		{
+			// One sell of 3 closes lots of 1 at 10.10 and 2 at 10.20 at
+			// 10.15: +0.05 − 0.10 = −0.05 a share.
+			name: "one reducing fill across two lots", side: "long", pv: 1,
+			fills: []Fill{buy(10.10, 1, 0), buy(10.20, 2, 1), sell(10.15, 3, 2)},
+			want:  []float64{0, 0, -0.05},
+		},
+		{
+			// Thirds of 0.1 each round to 0.03333333; the last reducing fill
+			// takes 0.1 − 2 × 0.03333333 = 0.03333334 so the parts sum to
+			// the gross 0.1.
+			name: "rounding left to the last reducing fill", side: "long", pv: 1,
+			fills: []Fill{buy(1, 3, 0), sell(1+0.1/3, 1, 1), sell(1+0.1/3, 1, 2), sell(1+0.1/3, 1, 3)},
+			want:  []float64{0, 0.03333333, 0.03333333, 0.03333334},
+		},
+		{
+			name: "still open: nothing realised", side: "long", pv: 5,
+			fills: []Fill{buy(100, 2, 0), buy(101, 1, 1)},
+			want:  []float64{0, 0},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pos, err := Derive(tt.side, tt.fills, tt.pv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(pos.Realized, tt.want) {
+				t.Errorf("Realized = %v, want %v", pos.Realized, tt.want)
+			}
+			var sum float64
+			for _, r := range pos.Realized {
+				sum += r
+			}
+			if Round8(sum) != pos.GrossPnL {
+				t.Errorf("parts sum to %v, gross is %v", Round8(sum), pos.GrossPnL)
+			}
+		})
+	}
+}
