@@ -1,0 +1,342 @@
+// Package prop holds a prop-firm account's rules as computations that need
+// no database (DESIGN §10): the trading day, the walk over an account's
+// fills that gives its balance, drawdown floor and first breaches, and a
+// payout's split. The db package reads the fills, in the trading math's
+// FIFO, and hands them here.
+package prop
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"tradejournal/db/trading"
+)
+
+// Drawdown modes.
+const (
+	Static      = "static"       // floor = starting balance − max drawdown
+	Trailing    = "trailing"     // floor = highest balance after any fill − max drawdown
+	EODTrailing = "eod_trailing" // floor = highest balance at a day's end − max drawdown
+)
+
+// DrawdownModes are the values of an account's drawdown_mode.
+var DrawdownModes = []string{Static, Trailing, EODTrailing}
+
+// Rule names, as a breach reports them.
+const (
+	RuleDrawdown  = "max_drawdown"
+	RuleDailyLoss = "max_daily_loss"
+	RuleContracts = "max_contracts"
+)
+
+// Session is an account's trading day: it runs from Start (minutes after
+// local midnight) in Loc to the same time the next day.
+type Session struct {
+	Start int
+	Loc   *time.Location
+}
+
+// noon is the start from which a day is labelled by the next date (the
+// futures convention: the session that opens Sunday 18:00 is Monday's).
+const noon = 12 * 60
+
+// Day is the label of the trading day holding t: the date it starts on,
+// plus one day when it starts at noon or later.
+func (s Session) Day(t time.Time) string {
+	lt := t.In(s.Loc)
+	start := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, time.UTC)
+	if lt.Hour()*60+lt.Minute() < s.Start {
+		start = start.AddDate(0, 0, -1)
+	}
+	if s.Start >= noon {
+		start = start.AddDate(0, 0, 1)
+	}
+	return start.Format(time.DateOnly)
+}
+
+// Begins is the instant the trading day labelled day (YYYY-MM-DD) starts.
+// What has only a date (a payout, a trade typed without times) happens
+// then.
+func (s Session) Begins(day string) (time.Time, error) {
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if s.Start >= noon {
+		d = d.AddDate(0, 0, -1)
+	}
+	return time.Date(d.Year(), d.Month(), d.Day(), s.Start/60, s.Start%60, 0, 0, s.Loc), nil
+}
+
+// ends is the instant the trading day labelled day ends: the next one's
+// start.
+func (s Session) ends(day string) time.Time {
+	d, _ := time.Parse(time.DateOnly, day) // a label Day made
+	next, _ := s.Begins(d.AddDate(0, 0, 1).Format(time.DateOnly))
+	return next
+}
+
+// Rules are an account's rules. A nil rule is one the account does not
+// set.
+type Rules struct {
+	StartingBalance float64
+	ProfitTarget    *float64
+	MaxDailyLoss    *float64
+	MaxDrawdown     *float64
+	DrawdownMode    string // "" with MaxDrawdown set is Static
+	DrawdownLockAt  *float64
+	MinTradingDays  *int
+	ConsistencyPct  *float64
+	MaxContracts    *float64
+	Session         Session
+}
+
+// Fill is one execution as the walk sees it.
+type Fill struct {
+	At         time.Time
+	TradeID    string
+	Realized   float64 // gross P&L the fill realised (trading.Position.Realized)
+	Commission float64
+	Open       float64 // change of the account's open contracts: +quantity adding, −quantity reducing
+}
+
+// Payout is a paid payout: it leaves the account at the start of the
+// trading day Day.
+type Payout struct {
+	Day    string
+	Amount float64
+}
+
+// Breach is a rule's first breach.
+type Breach struct {
+	Rule       string  `json:"rule"`
+	At         string  `json:"at"` // RFC 3339 UTC
+	TradingDay string  `json:"trading_day"`
+	Value      float64 `json:"value"`
+	Limit      float64 `json:"limit"`
+	TradeID    *string `json:"trade_id"` // nil when a payout broke it
+}
+
+// Status is where an account stands against its rules.
+type Status struct {
+	Balance                 float64  `json:"balance"`
+	RealizedPnL             float64  `json:"realized_pnl"`
+	PayoutsPaid             float64  `json:"payouts_paid"`
+	HighWaterMark           float64  `json:"high_water_mark"`
+	DrawdownFloor           *float64 `json:"drawdown_floor"`
+	DrawdownRemaining       *float64 `json:"drawdown_remaining"`
+	DailyLossToday          float64  `json:"daily_loss_today"`
+	DailyLossRemaining      *float64 `json:"daily_loss_remaining"`
+	ProfitTargetRemaining   *float64 `json:"profit_target_remaining"`
+	TradingDays             int      `json:"trading_days"`
+	MinTradingDaysRemaining *int     `json:"min_trading_days_remaining"`
+	BestDayPct              *float64 `json:"best_day_pct"`
+	ConsistencyOK           *bool    `json:"consistency_ok"`
+	MaxPosition             float64  `json:"max_position"`
+	Breaches                []Breach `json:"breaches"`
+	EvaluatedAt             string   `json:"evaluated_at"`
+}
+
+// event is a fill or a payout on the walk's timeline.
+type event struct {
+	at     time.Time
+	day    string
+	fill   *Fill
+	payout float64
+}
+
+// walk is the state of the walk over one account's events.
+type walk struct {
+	r              Rules
+	balance, hwm   float64
+	eodHigh        float64 // highest balance at a day's end
+	floor          float64
+	locked         bool // the floor reached the lock and stays there
+	paid, realized float64
+	open, maxOpen  float64
+	day            string // the trading day of the last event
+	dayPnL         map[string]float64
+	breached       map[string]bool
+	breaches       []Breach
+	hasFloor       bool
+}
+
+// Walk takes the account's fills and paid payouts in time order (fills at
+// the same instant in the order given, a payout before the fills of its
+// day) and reports the account's status at now.
+func Walk(r Rules, fills []Fill, payouts []Payout, now time.Time) (Status, error) {
+	events := make([]event, 0, len(fills)+len(payouts))
+	for _, p := range payouts {
+		at, err := r.Session.Begins(p.Day)
+		if err != nil {
+			return Status{}, err
+		}
+		events = append(events, event{at: at, day: p.Day, payout: p.Amount})
+	}
+	for i := range fills {
+		f := &fills[i]
+		events = append(events, event{at: f.At, day: r.Session.Day(f.At), fill: f})
+	}
+	slices.SortStableFunc(events, func(a, b event) int {
+		if c := a.at.Compare(b.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.payout, a.payout) // a payout (non-zero) first
+	})
+
+	w := walk{r: r, balance: r.StartingBalance, hwm: r.StartingBalance, eodHigh: r.StartingBalance,
+		dayPnL: map[string]float64{}, breached: map[string]bool{}, breaches: []Breach{},
+		hasFloor: r.MaxDrawdown != nil}
+	if w.hasFloor {
+		w.floor = r.StartingBalance - *r.MaxDrawdown
+		w.raise(w.floor)
+	}
+	for _, e := range events {
+		if w.day != "" && e.day != w.day {
+			w.endDay()
+		}
+		w.day = e.day
+		if e.fill != nil {
+			w.fill(e.day, e.fill)
+		} else {
+			w.pay(e.at, e.day, e.payout)
+		}
+	}
+	if w.day != "" && !r.Session.ends(w.day).After(now) {
+		w.endDay()
+	}
+	return w.status(now), nil
+}
+
+// fill moves the balance by what the fill realised net of its commission.
+func (w *walk) fill(day string, f *Fill) {
+	net := trading.Round8(f.Realized - f.Commission)
+	w.balance = trading.Round8(w.balance + net)
+	w.realized = trading.Round8(w.realized + net)
+	w.dayPnL[day] = trading.Round8(w.dayPnL[day] + net)
+	w.open = trading.Round8(w.open + f.Open)
+	w.maxOpen = max(w.maxOpen, w.open)
+	w.hwm = max(w.hwm, w.balance)
+	if w.hasFloor && w.r.DrawdownMode == Trailing {
+		w.raise(w.hwm - *w.r.MaxDrawdown)
+	}
+
+	id := f.TradeID
+	if w.hasFloor && w.balance <= w.floor {
+		w.breach(RuleDrawdown, f.At, day, w.balance, w.floor, &id)
+	}
+	if m := w.r.MaxDailyLoss; m != nil && w.dayPnL[day] <= -*m {
+		w.breach(RuleDailyLoss, f.At, day, w.dayPnL[day], -*m, &id)
+	}
+	if m := w.r.MaxContracts; m != nil && w.open > *m {
+		w.breach(RuleContracts, f.At, day, w.open, *m, &id)
+	}
+}
+
+// pay takes a paid payout out of the balance, the high-water marks and the
+// floor (unless the floor is held at the lock: the firm's threshold does
+// not move). It can put the balance at the floor.
+func (w *walk) pay(at time.Time, day string, amount float64) {
+	w.balance = trading.Round8(w.balance - amount)
+	w.paid = trading.Round8(w.paid + amount)
+	w.hwm = trading.Round8(w.hwm - amount)
+	w.eodHigh = trading.Round8(w.eodHigh - amount)
+	if !w.hasFloor {
+		return
+	}
+	if !w.locked {
+		w.floor = trading.Round8(w.floor - amount)
+	}
+	if w.balance <= w.floor {
+		w.breach(RuleDrawdown, at, day, w.balance, w.floor, nil)
+	}
+}
+
+// endDay closes the current trading day: its balance may lift the
+// end-of-day trailing floor.
+func (w *walk) endDay() {
+	w.eodHigh = max(w.eodHigh, w.balance)
+	if w.hasFloor && w.r.DrawdownMode == EODTrailing {
+		w.raise(w.eodHigh - *w.r.MaxDrawdown)
+	}
+}
+
+// raise lifts the floor to candidate when that is higher, and holds it at
+// the lock once it reaches it.
+func (w *walk) raise(candidate float64) {
+	if w.locked {
+		return
+	}
+	candidate = trading.Round8(candidate)
+	if lock := w.r.DrawdownLockAt; lock != nil && candidate >= *lock {
+		w.floor, w.locked = *lock, true
+		return
+	}
+	w.floor = max(w.floor, candidate)
+}
+
+// breach records a rule's first breach; later ones are not reported.
+func (w *walk) breach(rule string, at time.Time, day string, value, limit float64, tradeID *string) {
+	if w.breached[rule] {
+		return
+	}
+	w.breached[rule] = true
+	w.breaches = append(w.breaches, Breach{Rule: rule, At: at.UTC().Format(time.RFC3339), TradingDay: day,
+		Value: value, Limit: limit, TradeID: tradeID})
+}
+
+// status reports the walk's end at now.
+func (w *walk) status(now time.Time) Status {
+	r := w.r
+	s := Status{
+		Balance:        w.balance,
+		RealizedPnL:    w.realized,
+		PayoutsPaid:    w.paid,
+		HighWaterMark:  w.hwm,
+		DailyLossToday: max(0, -w.dayPnL[r.Session.Day(now)]),
+		TradingDays:    len(w.dayPnL),
+		MaxPosition:    w.maxOpen,
+		Breaches:       w.breaches,
+		EvaluatedAt:    now.UTC().Format(time.RFC3339),
+	}
+	if w.hasFloor {
+		s.DrawdownFloor = ptr(w.floor)
+		s.DrawdownRemaining = ptr(trading.Round8(w.balance - w.floor))
+	}
+	if r.MaxDailyLoss != nil {
+		s.DailyLossRemaining = ptr(trading.Round8(*r.MaxDailyLoss - s.DailyLossToday))
+	}
+	if r.ProfitTarget != nil {
+		s.ProfitTargetRemaining = ptr(trading.Round8(r.StartingBalance + *r.ProfitTarget - w.balance))
+	}
+	if r.MinTradingDays != nil {
+		s.MinTradingDaysRemaining = ptr(*r.MinTradingDays - s.TradingDays)
+	}
+	if w.realized > 0 {
+		best := math.Inf(-1)
+		for _, pnl := range w.dayPnL {
+			best = max(best, pnl)
+		}
+		s.BestDayPct = ptr(trading.Round8(best / w.realized * 100))
+		if r.ConsistencyPct != nil {
+			s.ConsistencyOK = ptr(*s.BestDayPct <= *r.ConsistencyPct)
+		}
+	}
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Split divides a payout's total between the trader (percent, 0 to 100)
+// and the firm, to the cent: the trader's share is rounded half up to the
+// cent and the firm's is the rest, so the two always add up to the total.
+// 5000 at 80 is 4000 and 1000. total must be a whole number of cents and
+// percent have at most two decimals (the API checks both).
+func Split(total, percent float64) (traders, firms float64) {
+	cents := int64(trading.Round8(total*100) + 0.5)
+	basis := int64(trading.Round8(percent*100) + 0.5) // hundredths of a percent
+	t := (cents*basis + 5000) / 10000
+	return float64(t) / 100, float64(cents-t) / 100
+}
