@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strconv"
+	"strings"
 )
 
 // Account is a trading account: a prop-firm evaluation or funded account, or
@@ -23,9 +24,26 @@ type Account struct {
 	// CommissionSchedule prices imported fills whose file has no
 	// commission; nil when the account has none.
 	CommissionSchedule CommissionSchedule `json:"commission_schedule"`
-	Tags               []TagRef           `json:"tags"`
-	CreatedAt          string             `json:"created_at"`
-	UpdatedAt          string             `json:"updated_at"`
+	AccountRules
+	Tags      []TagRef `json:"tags"`
+	CreatedAt string   `json:"created_at"`
+	UpdatedAt string   `json:"updated_at"`
+}
+
+// AccountRules are a prop-firm account's rules (DESIGN §10): nil is a rule
+// the account does not set. GET /accounts/{id}/status checks them.
+type AccountRules struct {
+	ProfitTarget   *float64 `json:"profit_target"` // profit to reach above starting_balance
+	MaxDailyLoss   *float64 `json:"max_daily_loss"`
+	MaxDrawdown    *float64 `json:"max_drawdown"`
+	DrawdownMode   *string  `json:"drawdown_mode"` // static (also when null), trailing, eod_trailing
+	DrawdownLockAt *float64 `json:"drawdown_lock_at"`
+	MinTradingDays *int     `json:"min_trading_days"`
+	ConsistencyPct *float64 `json:"consistency_pct"`
+	MaxContracts   *int     `json:"max_contracts"`
+	DayStartsAt    string   `json:"day_starts_at"` // HH:MM
+	DayTimezone    string   `json:"day_timezone"`
+	ProfitSplit    float64  `json:"profit_split"` // the trader's percent
 }
 
 // AccountInput is the body of an account create or partial update. On
@@ -41,6 +59,17 @@ type AccountInput struct {
 	StartingBalance    Optional[float64]            `json:"starting_balance"`
 	Status             Optional[string]             `json:"status"`
 	CommissionSchedule Optional[CommissionSchedule] `json:"commission_schedule"`
+	ProfitTarget       Optional[float64]            `json:"profit_target"`
+	MaxDailyLoss       Optional[float64]            `json:"max_daily_loss"`
+	MaxDrawdown        Optional[float64]            `json:"max_drawdown"`
+	DrawdownMode       Optional[string]             `json:"drawdown_mode"`
+	DrawdownLockAt     Optional[float64]            `json:"drawdown_lock_at"`
+	MinTradingDays     Optional[int]                `json:"min_trading_days"`
+	ConsistencyPct     Optional[float64]            `json:"consistency_pct"`
+	MaxContracts       Optional[int]                `json:"max_contracts"`
+	DayStartsAt        Optional[string]             `json:"day_starts_at"`
+	DayTimezone        Optional[string]             `json:"day_timezone"`
+	ProfitSplit        Optional[float64]            `json:"profit_split"`
 	TagIDs             Optional[[]string]           `json:"tag_ids"`
 }
 
@@ -59,13 +88,33 @@ type Deleted struct {
 	Blobs []string
 }
 
+// Days of a prop account start at 18:00 New York unless it says otherwise
+// (the futures convention), and the trader keeps all of a payout.
+const (
+	DefaultDayStartsAt = "18:00"
+	DefaultDayTimezone = "America/New_York"
+	DefaultProfitSplit = 100
+)
+
+// accountColumns are the columns fields lists the pointers of, in order.
 const accountColumns = `id, name, account_number, account_type, prop_firm, firms_logo, broker,
-	currency, starting_balance, status, created_at, updated_at, commission_schedule`
+	currency, starting_balance, status, created_at, updated_at, commission_schedule,
+	profit_target, max_daily_loss, max_drawdown, drawdown_mode, drawdown_lock_at, min_trading_days,
+	consistency_pct, max_contracts, day_starts_at, day_timezone, profit_split`
+
+// fields are pointers to the account's fields in the order of
+// accountColumns: scanned into, and bound as arguments.
+func (a *Account) fields() []any {
+	r := &a.AccountRules
+	return []any{&a.ID, &a.Name, &a.AccountNumber, &a.AccountType, &a.PropFirm, &a.FirmsLogo, &a.Broker,
+		&a.Currency, &a.StartingBalance, &a.Status, &a.CreatedAt, &a.UpdatedAt, &a.CommissionSchedule,
+		&r.ProfitTarget, &r.MaxDailyLoss, &r.MaxDrawdown, &r.DrawdownMode, &r.DrawdownLockAt, &r.MinTradingDays,
+		&r.ConsistencyPct, &r.MaxContracts, &r.DayStartsAt, &r.DayTimezone, &r.ProfitSplit}
+}
 
 func scanAccount(s interface{ Scan(...any) error }) (Account, error) {
 	var a Account
-	err := s.Scan(&a.ID, &a.Name, &a.AccountNumber, &a.AccountType, &a.PropFirm, &a.FirmsLogo, &a.Broker,
-		&a.Currency, &a.StartingBalance, &a.Status, &a.CreatedAt, &a.UpdatedAt, &a.CommissionSchedule)
+	err := s.Scan(a.fields()...)
 	return a, err
 }
 
@@ -101,13 +150,26 @@ func (in *AccountInput) apply(a *Account) {
 	if in.CommissionSchedule.Set {
 		a.CommissionSchedule = in.CommissionSchedule.Value // null clears it
 	}
+	r := &a.AccountRules
+	assignPtr(&r.ProfitTarget, in.ProfitTarget)
+	assignPtr(&r.MaxDailyLoss, in.MaxDailyLoss)
+	assignPtr(&r.MaxDrawdown, in.MaxDrawdown)
+	assignPtr(&r.DrawdownMode, in.DrawdownMode)
+	assignPtr(&r.DrawdownLockAt, in.DrawdownLockAt)
+	assignPtr(&r.MinTradingDays, in.MinTradingDays)
+	assignPtr(&r.ConsistencyPct, in.ConsistencyPct)
+	assignPtr(&r.MaxContracts, in.MaxContracts)
+	assign(&r.DayStartsAt, in.DayStartsAt) // never null: the server refuses it
+	assign(&r.DayTimezone, in.DayTimezone)
+	assign(&r.ProfitSplit, in.ProfitSplit)
 }
 
 // CreateAccount adds an account for the user. A duplicate account_number
 // is a *ConflictError.
 func (db *DB) CreateAccount(ctx context.Context, userID string, in AccountInput) (Account, error) {
 	now := db.now()
-	a := Account{ID: db.NewID(), Currency: "USD", Status: "active", CreatedAt: now, UpdatedAt: now}
+	a := Account{ID: db.NewID(), Currency: "USD", Status: "active", CreatedAt: now, UpdatedAt: now,
+		AccountRules: AccountRules{DayStartsAt: DefaultDayStartsAt, DayTimezone: DefaultDayTimezone, ProfitSplit: DefaultProfitSplit}}
 	in.apply(&a)
 	if a.AccountType == "" {
 		a.AccountType = "retail"
@@ -120,10 +182,9 @@ func (db *DB) CreateAccount(ctx context.Context, userID string, in AccountInput)
 		return Account{}, err
 	}
 	defer tx.Rollback()
+	fields := a.fields()
 	_, err = tx.ExecContext(ctx, `INSERT INTO accounts (user_id, `+accountColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		userID, a.ID, a.Name, a.AccountNumber, a.AccountType, a.PropFirm, a.FirmsLogo, a.Broker,
-		a.Currency, a.StartingBalance, a.Status, a.CreatedAt, a.UpdatedAt, a.CommissionSchedule)
+		VALUES (?`+strings.Repeat(", ?", len(fields))+`)`, append([]any{userID}, fields...)...)
 	if isUniqueViolation(err) {
 		return Account{}, accountNumberTaken(a.AccountNumber)
 	}
@@ -215,11 +276,10 @@ func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountIn
 	}
 	in.apply(&a)
 	a.UpdatedAt = db.now()
-	_, err = tx.ExecContext(ctx, `UPDATE accounts SET name = ?, account_number = ?, account_type = ?,
-		prop_firm = ?, firms_logo = ?, broker = ?, currency = ?, starting_balance = ?, status = ?, updated_at = ?,
-		commission_schedule = ? WHERE user_id = ? AND id = ?`,
-		a.Name, a.AccountNumber, a.AccountType, a.PropFirm, a.FirmsLogo, a.Broker, a.Currency,
-		a.StartingBalance, a.Status, a.UpdatedAt, a.CommissionSchedule, userID, id)
+	// Every column is written back; the id and created_at as they were.
+	_, err = tx.ExecContext(ctx, `UPDATE accounts SET (`+accountColumns+`) = (`+
+		strings.TrimPrefix(strings.Repeat(", ?", len(a.fields())), ", ")+`) WHERE user_id = ? AND id = ?`,
+		append(a.fields(), userID, id)...)
 	if isUniqueViolation(err) {
 		return Account{}, accountNumberTaken(a.AccountNumber)
 	}

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -175,5 +176,53 @@ func TestMigrateTradeStats(t *testing.T) {
 	}
 	if s.Trades != 4 || s.OpenTrades != 1 || s.NetPnL != 70 || *s.AvgHoldSeconds != 50400 || s.BestDay.Date != "2025-12-01" {
 		t.Errorf("summary after migrating: %+v", s)
+	}
+}
+
+// TestMigratePropAccounts: a journal of schema 4 keeps its accounts, trades
+// and documents whole; its accounts get no rules and the defaults (days
+// from 18:00 New York, a split of 100), and the new tables start empty.
+func TestMigratePropAccounts(t *testing.T) {
+	path := oldJournal(t, 4,
+		`INSERT INTO users (id, name, created_at) VALUES ('u1', 'alice', 'x')`,
+		`INSERT INTO accounts (id, user_id, name, account_number, account_type, prop_firm, currency, starting_balance,
+			status, created_at, updated_at, commission_schedule)
+			VALUES ('a1', 'u1', 'Apex 50K', 'APEX-1', 'prop', 'Apex', 'USD', 50000, 'funded', 'c', 'u', '{"ES":2.14}')`,
+		`INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price, exit_price,
+			entry_date, exit_date, net_pnl, gross_pnl, status, asset_class, point_value, created_at, updated_at, day)
+			VALUES ('t1', 'u1', 'a1', 'ESZ5', 'ES', 'long', 1, 5000, 5001, '2025-12-01', '2025-12-01', 50, 50, 'win',
+			'futures', 50, 'x', 'x', '2025-12-01')`,
+		`INSERT INTO documents (id, user_id, account_id, document_name, category, file_name, file_size, mime_type,
+			blob_hash, created_at, updated_at) VALUES ('d1', 'u1', 'a1', 'Payout', 'payout-confirmation', 'p.pdf', 3,
+			'application/pdf', 'abc', 'x', 'x')`,
+	)
+	d, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open migrates: %v", err)
+	}
+	defer d.Close()
+	a, err := d.Account(t.Context(), "u1", "a1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Account{ID: "a1", Name: "Apex 50K", AccountNumber: "APEX-1", AccountType: "prop", PropFirm: a.PropFirm,
+		Currency: "USD", StartingBalance: a.StartingBalance, Status: "funded", CommissionSchedule: CommissionSchedule{"ES": 2.14},
+		AccountRules: AccountRules{DayStartsAt: "18:00", DayTimezone: "America/New_York", ProfitSplit: 100},
+		Tags:         []TagRef{}, CreatedAt: "c", UpdatedAt: "u"}
+	if !reflect.DeepEqual(a, want) || *a.PropFirm != "Apex" || *a.StartingBalance != 50000 {
+		t.Errorf("account after migrating\n got %+v\nwant %+v", a, want)
+	}
+	tr, err := d.Trade(t.Context(), "u1", "t1")
+	if err != nil || tr.NetPnL != 50 {
+		t.Errorf("trade after migrating: %v %+v", err, tr)
+	}
+	if _, err := d.Document(t.Context(), "u1", "d1"); err != nil {
+		t.Errorf("document after migrating: %v", err)
+	}
+	for _, table := range []string{"payouts", "payout_documents", "expenses", "expense_documents"} {
+		var n int
+		if err := d.read.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s: %d rows, %v", table, n, err)
+		}
 	}
 }

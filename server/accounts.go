@@ -3,9 +3,12 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"tradejournal/db"
+	"tradejournal/db/prop"
 	"tradejournal/db/trading"
 )
 
@@ -73,9 +76,63 @@ func validateAccount(in *db.AccountInput, create bool) error {
 		in.StartingBalance.Value = 0 // -0 would serve as -0 here but as 0 once stored
 	}
 	validateSchedule(f, &in.CommissionSchedule)
+	validateRules(f, in)
 	f.uuids("tag_ids", in.TagIDs)
 	lowerIDs(&in.TagIDs)
 	return f.err()
+}
+
+// validateRules checks an account's prop-firm rules (DESIGN §10).
+func validateRules(f fieldErrors, in *db.AccountInput) {
+	for _, v := range []struct {
+		field string
+		value *db.Optional[float64]
+	}{
+		{"profit_target", &in.ProfitTarget}, {"max_daily_loss", &in.MaxDailyLoss},
+		{"max_drawdown", &in.MaxDrawdown}, {"drawdown_lock_at", &in.DrawdownLockAt},
+	} {
+		if v.value.Set && !v.value.Null {
+			if msg := trading.CheckCommission(v.field, v.value.Value); msg != "" {
+				f.add(v.field, fmt.Sprintf("%s must be an amount from 0 to %g", v.field, float64(trading.MaxAmount)))
+			}
+			v.value.Value += 0 // no -0
+		}
+	}
+	f.oneOf("drawdown_mode", in.DrawdownMode, prop.DrawdownModes)
+	for _, v := range []struct {
+		field string
+		value db.Optional[int]
+	}{{"min_trading_days", in.MinTradingDays}, {"max_contracts", in.MaxContracts}} {
+		if v.value.Set && !v.value.Null && (v.value.Value < 0 || v.value.Value > maxRuleCount) {
+			f.add(v.field, fmt.Sprintf("%s must be a whole number from 0 to %d", v.field, maxRuleCount))
+		}
+	}
+	percent(f, "consistency_pct", in.ConsistencyPct)
+	notNull(f, "profit_split", in.ProfitSplit)
+	percent(f, "profit_split", in.ProfitSplit)
+	notNull(f, "day_starts_at", in.DayStartsAt)
+	if v := in.DayStartsAt; v.Set && !v.Null {
+		if _, err := time.Parse("15:04", v.Value); err != nil || len(v.Value) != 5 {
+			f.add("day_starts_at", "day_starts_at must be a time HH:MM, such as 18:00")
+		}
+	}
+	notNull(f, "day_timezone", in.DayTimezone)
+	if v := in.DayTimezone; v.Set && !v.Null {
+		if err := db.CheckTimezone(v.Value); err != nil {
+			f.add("day_timezone", "day_timezone must be an IANA timezone such as America/New_York; "+
+				strconv.Quote(v.Value)+" is not one")
+		}
+	}
+}
+
+// maxRuleCount bounds the whole-number rules (trading days, contracts).
+const maxRuleCount = 1_000_000
+
+// percent checks a percentage field: 0 to 100.
+func percent(f fieldErrors, field string, v db.Optional[float64]) {
+	if v.Set && !v.Null && !(v.Value >= 0 && v.Value <= 100) {
+		f.add(field, field+" must be a percentage from 0 to 100")
+	}
 }
 
 // maxScheduleEntries bounds an account's commission schedule.

@@ -48,6 +48,8 @@ func TestAccountCreateDefaults(t *testing.T) {
 	for _, tt := range tests {
 		got := ts.createAccount(t, key, tt.body)
 		tt.want.ID, tt.want.CreatedAt, tt.want.UpdatedAt = got.ID, got.CreatedAt, got.UpdatedAt
+		// No rules; days from 18:00 New York; the trader keeps 100%.
+		tt.want.AccountRules = db.AccountRules{DayStartsAt: "18:00", DayTimezone: "America/New_York", ProfitSplit: 100}
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("POST %s:\n got %+v\nwant %+v", tt.body, got, tt.want)
 		}
@@ -66,7 +68,10 @@ func TestAccountCreateAndGet(t *testing.T) {
 		"starting_balance":50000.5,"status":"evaluation"}`)
 	want := `{"data":{"id":"` + idA + `","name":"Apex 50K","account_number":"APEX-123","account_type":"prop",` +
 		`"prop_firm":"Apex","firms_logo":"https://example.com/apex.png","broker":"Rithmic","currency":"USD",` +
-		`"starting_balance":50000.5,"status":"evaluation","commission_schedule":null,"tags":[],` +
+		`"starting_balance":50000.5,"status":"evaluation","commission_schedule":null,` +
+		`"profit_target":null,"max_daily_loss":null,"max_drawdown":null,"drawdown_mode":null,"drawdown_lock_at":null,` +
+		`"min_trading_days":null,"consistency_pct":null,"max_contracts":null,"day_starts_at":"18:00",` +
+		`"day_timezone":"America/New_York","profit_split":100,"tags":[],` +
 		`"created_at":"` + t0Text + `","updated_at":"` + t0Text + `"}}` + "\n"
 	if status != http.StatusCreated || string(created) != want {
 		t.Fatalf("create: got %d %s\nwant 201 %s", status, created, want)
@@ -230,5 +235,43 @@ func TestAccountCommissionSchedule(t *testing.T) {
 	}
 	if n := count(t, ts.sql(t), `SELECT count(*) FROM accounts WHERE id = ? AND commission_schedule IS NULL`, a.ID); n != 1 {
 		t.Errorf("stored schedule not NULL after clearing")
+	}
+}
+
+// TestAccountRules: every rule field is stored and served as given, a
+// partial update keeps the others, null clears a rule, and the timezone and
+// start of the trading day read back exactly.
+func TestAccountRules(t *testing.T) {
+	ts := newTestServer(t)
+	_, key := ts.newUser(t, "alice")
+	a := ts.createAccount(t, key, `{"account_number":"APEX-50","prop_firm":"Apex","starting_balance":50000,
+		"profit_target":3000,"max_daily_loss":1000,"max_drawdown":2500,"drawdown_mode":"trailing",
+		"drawdown_lock_at":50100,"min_trading_days":7,"consistency_pct":30,"max_contracts":10,
+		"day_starts_at":"17:00","day_timezone":"America/Chicago","profit_split":90}`)
+	want := db.AccountRules{ProfitTarget: ptr(3000.0), MaxDailyLoss: ptr(1000.0), MaxDrawdown: ptr(2500.0),
+		DrawdownMode: ptr("trailing"), DrawdownLockAt: ptr(50100.0), MinTradingDays: ptr(7), ConsistencyPct: ptr(30.0),
+		MaxContracts: ptr(10), DayStartsAt: "17:00", DayTimezone: "America/Chicago", ProfitSplit: 90}
+	if !reflect.DeepEqual(a.AccountRules, want) {
+		t.Fatalf("created rules\n got %+v\nwant %+v", a.AccountRules, want)
+	}
+	read := decode[struct{ Data db.Account }](t, must200(t, ts, "/api/v1/accounts/"+a.ID, key)).Data
+	if !reflect.DeepEqual(read.AccountRules, want) {
+		t.Errorf("GET rules\n got %+v\nwant %+v", read.AccountRules, want)
+	}
+
+	status, body := ts.do(t, "PUT", "/api/v1/accounts/"+a.ID, key,
+		`{"drawdown_mode":"eod_trailing","drawdown_lock_at":null,"max_contracts":null,"day_starts_at":"09:30"}`)
+	got := decode[struct{ Data db.Account }](t, body).Data
+	want.DrawdownMode, want.DrawdownLockAt, want.MaxContracts, want.DayStartsAt = ptr("eod_trailing"), nil, nil, "09:30"
+	if status != 200 || !reflect.DeepEqual(got.AccountRules, want) {
+		t.Errorf("PUT: %d rules\n got %+v\nwant %+v", status, got.AccountRules, want)
+	}
+	var lock, contracts any
+	var mode, starts, zone string
+	var split float64
+	err := ts.sql(t).QueryRow(`SELECT drawdown_mode, drawdown_lock_at, max_contracts, day_starts_at, day_timezone, profit_split
+		FROM accounts WHERE id = ?`, a.ID).Scan(&mode, &lock, &contracts, &starts, &zone, &split)
+	if err != nil || mode != "eod_trailing" || lock != nil || contracts != nil || starts != "09:30" || zone != "America/Chicago" || split != 90 {
+		t.Errorf("stored: %v %q %v %v %q %q %v", err, mode, lock, contracts, starts, zone, split)
 	}
 }
