@@ -303,24 +303,28 @@ func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool
 		return Deleted{}, err
 	}
 	defer tx.Rollback()
-	var trades, writeUps, documents, reportCards, tagLinks int
+	var trades, writeUps, documents, reportCards, tagLinks, payouts, expenses int
 	err = tx.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM trades WHERE account_id = a.id),
 		(SELECT count(*) FROM write_ups w JOIN trades t ON t.id = w.trade_id WHERE t.account_id = a.id),
 		(SELECT count(*) FROM documents WHERE account_id = a.id),
 		(SELECT count(*) FROM report_cards WHERE account_id = a.id),
-		(SELECT count(*) FROM account_tags WHERE account_id = a.id)
-		FROM accounts a WHERE a.user_id = ? AND a.id = ?`, userID, id).Scan(&trades, &writeUps, &documents, &reportCards, &tagLinks)
+		(SELECT count(*) FROM account_tags WHERE account_id = a.id),
+		(SELECT count(*) FROM payouts WHERE account_id = a.id),
+		(SELECT count(*) FROM expenses WHERE account_id = a.id)
+		FROM accounts a WHERE a.user_id = ? AND a.id = ?`, userID, id).
+		Scan(&trades, &writeUps, &documents, &reportCards, &tagLinks, &payouts, &expenses)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Deleted{}, notFound("Account")
 	}
 	if err != nil {
 		return Deleted{}, err
 	}
-	if (trades > 0 || documents > 0) && !cascade {
+	if (trades > 0 || documents > 0 || payouts > 0 || expenses > 0) && !cascade {
 		return Deleted{}, &ConflictError{
-			Message: "Account has trades or documents; delete them first or pass cascade=true",
-			Details: map[string]string{"trades": strconv.Itoa(trades), "documents": strconv.Itoa(documents)},
+			Message: "Account has trades, documents, payouts or expenses; delete them first or pass cascade=true",
+			Details: map[string]string{"trades": strconv.Itoa(trades), "documents": strconv.Itoa(documents),
+				"payouts": strconv.Itoa(payouts), "expenses": strconv.Itoa(expenses)},
 		}
 	}
 	d := Deleted{ID: id, Warnings: []string{}}
@@ -338,6 +342,20 @@ func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool
 			return Deleted{}, err
 		}
 		d.Warnings = append(d.Warnings, "Deleted "+plural(documents, "document"))
+	}
+	// Payouts and expenses go with their document links (ON DELETE
+	// CASCADE); the documents themselves are the account's, deleted above.
+	for _, c := range []struct {
+		table, noun string
+		n           int
+	}{{"payouts", "payout", payouts}, {"expenses", "expense", expenses}} {
+		if c.n == 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+c.table+` WHERE user_id = ? AND account_id = ?`, userID, id); err != nil {
+			return Deleted{}, err
+		}
+		d.Warnings = append(d.Warnings, "Deleted "+plural(c.n, c.noun))
 	}
 	if reportCards > 0 {
 		// Report cards stay; the foreign key clears their account_id.

@@ -56,6 +56,9 @@ type DeletedDocument struct {
 	Blob       string
 	Unused     bool
 	UserShares bool
+	// Warnings name the payouts and expenses the document was unlinked
+	// from.
+	Warnings []string
 }
 
 const documentColumns = `id, user_id, account_id, document_name, category, file_name, file_size,
@@ -254,7 +257,20 @@ func (db *DB) DeleteDocument(ctx context.Context, userID, id string) (DeletedDoc
 		return DeletedDocument{}, err
 	}
 	defer tx.Rollback()
-	d := DeletedDocument{ID: id}
+	d := DeletedDocument{ID: id, Warnings: []string{}}
+	// The links go with the document by ON DELETE CASCADE: count them first.
+	var payouts, expenses int
+	err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM payout_documents WHERE document_id = ?),
+		(SELECT count(*) FROM expense_documents WHERE document_id = ?)`, id, id).Scan(&payouts, &expenses)
+	if err != nil {
+		return DeletedDocument{}, err
+	}
+	if payouts > 0 {
+		d.Warnings = append(d.Warnings, "Unlinked from "+plural(payouts, "payout"))
+	}
+	if expenses > 0 {
+		d.Warnings = append(d.Warnings, "Unlinked from "+plural(expenses, "expense"))
+	}
 	err = tx.QueryRowContext(ctx, `DELETE FROM documents WHERE user_id = ? AND id = ? RETURNING blob_hash`,
 		userID, id).Scan(&d.Blob)
 	if errors.Is(err, sql.ErrNoRows) {

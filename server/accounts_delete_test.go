@@ -79,8 +79,8 @@ func TestAccountDeleteWithTrades(t *testing.T) {
 	insertDocument(t, raw, userID, a.ID)
 	target := "/api/v1/accounts/" + a.ID
 
-	conflict := `{"error":"Account has trades or documents; delete them first or pass cascade=true",` +
-		`"code":"CONFLICT","details":{"documents":"1","trades":"2"}}` + "\n"
+	conflict := `{"error":"Account has trades, documents, payouts or expenses; delete them first or pass cascade=true",` +
+		`"code":"CONFLICT","details":{"documents":"1","expenses":"0","payouts":"0","trades":"2"}}` + "\n"
 	for _, q := range []string{"", "?cascade=false"} {
 		status, body := ts.do(t, "DELETE", target+q, key, "")
 		if status != http.StatusConflict || string(body) != conflict {

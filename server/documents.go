@@ -146,6 +146,7 @@ func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, p 
 		if err != nil {
 			return err
 		}
+		body.Warnings = append(body.Warnings, del.Warnings...)
 		if !del.Unused {
 			// Another row keeps the blob. Only the caller's own rows count
 			// for file_removed: whether another user stored the same bytes

@@ -13,6 +13,7 @@ import (
 type aliceData struct {
 	account, trade, group, tag, playbook, strategy, document, documentURL string
 	writeUp, plan, chartBook, reportCard, imp                             string
+	payout, expense                                                       string
 }
 
 func seedAlice(t *testing.T, e *tradeEnv) aliceData {
@@ -39,6 +40,10 @@ func seedAlice(t *testing.T, e *tradeEnv) aliceData {
 	a.chartBook = e.post(t, e.key, "/api/v1/chart-books", fmt.Sprintf(`{"title": "B", "playbook_id": %q, "document_ids": [%q], %s}`, pb.ID, doc.ID, tagged)).id()
 	a.imp = *e.mustImport(t, e.key, morning, http.StatusCreated).ID
 	a.reportCard = e.post(t, e.key, "/api/v1/report-cards", fmt.Sprintf(`{"report_date": "2026-02-05", "account_id": %q, %s}`, e.accountID, tagged)).id()
+	a.payout = e.post(t, e.key, "/api/v1/payouts", fmt.Sprintf(`{"account_id": %q, "date": "2026-02-06", "total_amount": 1000,
+		"status": "paid", "document_ids": [%q]}`, e.accountID, doc.ID)).id()
+	a.expense = e.post(t, e.key, "/api/v1/expenses", fmt.Sprintf(`{"account_id": %q, "date": "2026-01-06", "amount": 150,
+		"category": "evaluation", "document_ids": [%q]}`, e.accountID, doc.ID)).id()
 	return a
 }
 
@@ -52,6 +57,8 @@ func (e *tradeEnv) snapshot(t *testing.T, a aliceData) string {
 		"/api/v1/strategies", "/api/v1/strategies/" + a.strategy, "/api/v1/documents/" + a.document,
 		"/api/v1/write-ups", "/api/v1/trading-plans", "/api/v1/chart-books", "/api/v1/report-cards",
 		"/api/v1/imports", "/api/v1/imports/" + a.imp, "/api/v1/trades/export",
+		"/api/v1/payouts", "/api/v1/payouts/" + a.payout, "/api/v1/payouts/summary",
+		"/api/v1/expenses", "/api/v1/expenses/" + a.expense,
 	} {
 		status, b := e.do(t, "GET", target, e.key, "")
 		if status != 200 {
@@ -127,13 +134,44 @@ func TestIsolationEveryRoute(t *testing.T) {
 		return (&tradeEnv{accountID: bobAcct.ID}).tradeBody("ES", "long", `"entry_price": 1, "quantity": 1, `+extra)
 	}
 	all := []string{a.account, a.trade, a.group, a.tag, a.playbook, a.strategy, a.document,
-		a.writeUp, a.plan, a.chartBook, a.reportCard}
+		a.writeUp, a.plan, a.chartBook, a.reportCard, a.payout, a.expense}
 	cases := map[string][]func(t *testing.T){
-		"GET /api/v1/accounts":         {hidden("/api/v1/accounts", a.account)},
-		"GET /api/v1/accounts/{id}":    {notFound("GET", "/api/v1/accounts/"+a.account, "")},
-		"POST /api/v1/accounts":        {hidden("/api/v1/accounts", a.account)}, // bob's APEX-1 above did not conflict
-		"PUT /api/v1/accounts/{id}":    {notFound("PUT", "/api/v1/accounts/"+a.account, `{"name": "mine"}`)},
-		"DELETE /api/v1/accounts/{id}": {notFound("DELETE", "/api/v1/accounts/"+a.account+"?cascade=true", "")},
+		"GET /api/v1/accounts":             {hidden("/api/v1/accounts", a.account)},
+		"GET /api/v1/accounts/{id}":        {notFound("GET", "/api/v1/accounts/"+a.account, "")},
+		"POST /api/v1/accounts":            {hidden("/api/v1/accounts", a.account)}, // bob's APEX-1 above did not conflict
+		"PUT /api/v1/accounts/{id}":        {notFound("PUT", "/api/v1/accounts/"+a.account, `{"name": "mine"}`)},
+		"DELETE /api/v1/accounts/{id}":     {notFound("DELETE", "/api/v1/accounts/"+a.account+"?cascade=true", "")},
+		"GET /api/v1/accounts/{id}/status": {notFound("GET", "/api/v1/accounts/"+a.account+"/status", "")},
+
+		"GET /api/v1/payouts": {hidden("/api/v1/payouts", all...), hidden("/api/v1/payouts?account_id="+a.account, all...),
+			hidden("/api/v1/payouts?status=paid", all...)},
+		"GET /api/v1/payouts/summary": {func(t *testing.T) {
+			if status, b := e.do(t, "GET", "/api/v1/payouts/summary", bob, ""); status != 200 ||
+				string(b) != `{"data":{"currencies":[],"by_firm":[],"by_account":[]}}`+"\n" {
+				t.Errorf("bob's payout summary: %d %s, want nothing", status, b)
+			}
+		}},
+		"GET /api/v1/payouts/{id}": {notFound("GET", "/api/v1/payouts/"+a.payout, "")},
+		"POST /api/v1/payouts": {
+			notFound("POST", "/api/v1/payouts", fmt.Sprintf(`{"account_id": %q, "total_amount": 1}`, a.account)),
+			notFound("POST", "/api/v1/payouts", fmt.Sprintf(`{"account_id": %q, "total_amount": 1, "document_ids": [%q]}`, bobAcct.ID, a.document)),
+		},
+		"PUT /api/v1/payouts/{id}":    {notFound("PUT", "/api/v1/payouts/"+a.payout, `{"status": "cancelled"}`)},
+		"DELETE /api/v1/payouts/{id}": {notFound("DELETE", "/api/v1/payouts/"+a.payout, "")},
+
+		"GET /api/v1/expenses":      {hidden("/api/v1/expenses", all...), hidden("/api/v1/expenses?account_id="+a.account, all...)},
+		"GET /api/v1/expenses/{id}": {notFound("GET", "/api/v1/expenses/"+a.expense, "")},
+		"POST /api/v1/expenses": {
+			notFound("POST", "/api/v1/expenses", fmt.Sprintf(`{"account_id": %q, "amount": 1, "category": "data"}`, a.account)),
+			notFound("POST", "/api/v1/expenses", fmt.Sprintf(`{"amount": 1, "category": "data", "document_ids": [%q]}`, a.document)),
+		},
+		"PUT /api/v1/expenses/{id}": {notFound("PUT", "/api/v1/expenses/"+a.expense, `{"amount": 1}`),
+			func(t *testing.T) {
+				// Bob's own expense cannot be moved to alice's account.
+				own := e.post(t, bob, "/api/v1/expenses", `{"amount": 1, "category": "data"}`).id()
+				notFound("PUT", "/api/v1/expenses/"+own, fmt.Sprintf(`{"account_id": %q}`, a.account))(t)
+			}},
+		"DELETE /api/v1/expenses/{id}": {notFound("DELETE", "/api/v1/expenses/"+a.expense, "")},
 
 		"GET /api/v1/trades":      {hidden("/api/v1/trades", all...), hidden("/api/v1/trades?tags="+a.tag, a.trade)},
 		"GET /api/v1/trades/{id}": {notFound("GET", "/api/v1/trades/"+a.trade, "")},

@@ -102,6 +102,20 @@ func (s *Server) routes() []route {
 		{"POST /api/v1/accounts", "accounts:write", false, createHandler(s, decodeAccount, s.db.CreateAccount)},
 		{"PUT /api/v1/accounts/{id}", "accounts:write", false, updateHandler(s, "Account", decodeAccount, s.db.UpdateAccount)},
 		{"DELETE /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountDelete},
+		{"GET /api/v1/accounts/{id}/status", "accounts:read", false, getHandler(s, "Account", s.db.AccountStatus)},
+
+		{"GET /api/v1/payouts", "accounts:read", false, filteredList(s, parsePayoutFilter, s.db.Payouts)},
+		{"GET /api/v1/payouts/summary", "accounts:read", false, s.handlePayoutSummary},
+		{"GET /api/v1/payouts/{id}", "accounts:read", false, getHandler(s, "Payout", s.db.Payout)},
+		{"POST /api/v1/payouts", "accounts:write", false, createHandler(s, decodePayout, s.db.CreatePayout)},
+		{"PUT /api/v1/payouts/{id}", "accounts:write", false, updateHandler(s, "Payout", decodePayout, s.db.UpdatePayout)},
+		{"DELETE /api/v1/payouts/{id}", "accounts:write", false, deleteHandler(s, "Payout", s.db.DeletePayout)},
+
+		{"GET /api/v1/expenses", "accounts:read", false, filteredList(s, parseExpenseFilter, s.db.Expenses)},
+		{"GET /api/v1/expenses/{id}", "accounts:read", false, getHandler(s, "Expense", s.db.Expense)},
+		{"POST /api/v1/expenses", "accounts:write", false, createHandler(s, decodeExpense, s.db.CreateExpense)},
+		{"PUT /api/v1/expenses/{id}", "accounts:write", false, updateHandler(s, "Expense", decodeExpense, s.db.UpdateExpense)},
+		{"DELETE /api/v1/expenses/{id}", "accounts:write", false, deleteHandler(s, "Expense", s.db.DeleteExpense)},
 
 		{"GET /api/v1/trades", "trades:read", false, s.handleTradeList},
 		{"GET /api/v1/trades/{id}", "trades:read", false, getHandler(s, "Trade", s.db.Trade)},

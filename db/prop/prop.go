@@ -330,13 +330,10 @@ func (w *walk) status(now time.Time) Status {
 func ptr[T any](v T) *T { return &v }
 
 // Split divides a payout's total between the trader (percent, 0 to 100)
-// and the firm, to the cent: the trader's share is rounded half up to the
-// cent and the firm's is the rest, so the two always add up to the total.
-// 5000 at 80 is 4000 and 1000. total must be a whole number of cents and
-// percent have at most two decimals (the API checks both).
+// and the firm. Like all derived money it is exact to the arithmetic, not
+// rounded to cents (DESIGN §5), to 8 decimals; the firm's share is the
+// rest, so the two always add up to the total. 5000 at 80 is 4000 and 1000.
 func Split(total, percent float64) (traders, firms float64) {
-	cents := int64(trading.Round8(total*100) + 0.5)
-	basis := int64(trading.Round8(percent*100) + 0.5) // hundredths of a percent
-	t := (cents*basis + 5000) / 10000
-	return float64(t) / 100, float64(cents-t) / 100
+	traders = trading.Round8(total * percent / 100)
+	return traders, trading.Round8(total - traders)
 }
