@@ -78,28 +78,23 @@ func accountRules(a Account) (prop.Rules, error) {
 	return out, nil
 }
 
-// statusTrade is one trade of the account as the walk needs it: its own
-// columns, and its fills in their stored order.
-type statusTrade struct {
-	id, side, status, entryDate string
-	entryTime, exitDate         *string
-	exitTime                    *string
-	exitPrice                   *float64
-	quantity, pointValue        float64
-	gross, commission           float64
-	fills                       []trading.Fill
-	positions                   []int
+// fillTrade is a trade with fills as the walk needs it: its fills in their
+// stored order.
+type fillTrade struct {
+	id, side   string
+	pointValue float64
+	fills      []trading.Fill
+	positions  []int
 }
 
-// accountFills reads the account's trades with their fills in one query and
-// turns each fill into what the walk reads: its realised P&L from the
-// trading math's FIFO, as the trade's own P&L is computed. A trade without
+// accountFills reads the account's trades with their fills, then the few
+// typed without fills, and turns each into what the walk reads: a fill's realised P&L comes from
+// the trading math's FIFO, as the trade's own P&L does. A trade without
 // fills is an opening fill at its entry and a closing one at its exit, in
 // the user's timezone (loc); a date without a time is the start of that
 // trading day.
 func accountFills(ctx context.Context, tx txn, userID, accountID string, s prop.Session, loc *time.Location) ([]prop.Fill, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT t.id, t.side, t.status, t.entry_date, t.entry_time, t.exit_date,
-		t.exit_time, t.exit_price, t.quantity, t.point_value, t.gross_pnl, t.total_commission,
+	rows, err := tx.QueryContext(ctx, `SELECT t.id, t.side, t.point_value,
 		e.position, e.side, e.price, e.quantity, e.commission, e.execution_timestamp
 		FROM trades t LEFT JOIN executions e ON e.trade_id = t.id
 		WHERE t.user_id = ? AND t.account_id = ?`, userID, accountID)
@@ -107,64 +102,64 @@ func accountFills(ctx context.Context, tx txn, userID, accountID string, s prop.
 		return nil, err
 	}
 	defer rows.Close()
-	var trades []*statusTrade
-	byID := map[string]*statusTrade{}
+	var trades []*fillTrade
+	var bare []string // trades without fills
+	byID := map[string]*fillTrade{}
+	var cur *fillTrade
 	for rows.Next() {
 		var (
-			t        statusTrade
-			position *int
-			side, ts *string
-			fill     trading.Fill
+			id, side       string
+			fillSide, ts   sql.NullString
+			pv             float64
+			position       sql.NullInt64
+			price, qty, fc sql.NullFloat64
 		)
-		var price, qty, commission *float64
-		if err := rows.Scan(&t.id, &t.side, &t.status, &t.entryDate, &t.entryTime, &t.exitDate, &t.exitTime,
-			&t.exitPrice, &t.quantity, &t.pointValue, &t.gross, &t.commission,
-			&position, &side, &price, &qty, &commission, &ts); err != nil {
+		if err := rows.Scan(&id, &side, &pv, &position, &fillSide, &price, &qty, &fc, &ts); err != nil {
 			return nil, err
 		}
-		tr := byID[t.id]
-		if tr == nil {
-			tr = &t
-			byID[t.id] = tr
-			trades = append(trades, tr)
+		if !position.Valid {
+			bare = append(bare, id)
+			continue
 		}
-		if position == nil {
-			continue // no fills
+		// A trade's fills come together; the map is for a plan that
+		// does not keep them so.
+		if cur == nil || cur.id != id {
+			if cur = byID[id]; cur == nil {
+				cur = &fillTrade{id: id, side: side, pointValue: pv}
+				byID[id] = cur
+				trades = append(trades, cur)
+			}
 		}
-		at, err := time.Parse(time.RFC3339Nano, *ts)
+		at, err := time.Parse(time.RFC3339Nano, ts.String)
 		if err != nil {
-			return nil, fmt.Errorf("trade %s: %w", t.id, err)
+			return nil, fmt.Errorf("trade %s: %w", id, err)
 		}
-		fill = trading.Fill{Side: *side, Price: *price, Quantity: *qty, Commission: *commission, At: at}
-		tr.fills = append(tr.fills, fill)
-		tr.positions = append(tr.positions, *position)
+		cur.fills = append(cur.fills, trading.Fill{Side: fillSide.String, Price: price.Float64, Quantity: qty.Float64,
+			Commission: fc.Float64, At: at})
+		cur.positions = append(cur.positions, int(position.Int64))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-
-	var out []prop.Fill
+	n := 0
 	for _, t := range trades {
-		if len(t.fills) == 0 {
-			f, err := t.withoutFills(s, loc)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, f...)
-			continue
-		}
-		f, err := t.walkFills()
-		if err != nil {
+		n += len(t.fills)
+	}
+	out := make([]prop.Fill, 0, n)
+	for _, t := range trades {
+		if out, err = t.walkFills(out); err != nil {
 			return nil, err
 		}
-		out = append(out, f...)
 	}
-	return out, nil
+	if len(bare) == 0 {
+		return out, nil
+	}
+	return withoutFills(ctx, tx, userID, bare, s, loc, out)
 }
 
 // walkFills is the trade's fills with what each realised, in time order
 // (ties in their stored order, as the trade's own math takes them).
-func (t *statusTrade) walkFills() ([]prop.Fill, error) {
+func (t *fillTrade) walkFills(out []prop.Fill) ([]prop.Fill, error) {
 	if !slices.IsSorted(t.positions) {
 		order := make([]int, len(t.fills))
 		for i := range order {
@@ -185,39 +180,60 @@ func (t *statusTrade) walkFills() ([]prop.Fill, error) {
 	if t.side == "short" {
 		opening = "sell"
 	}
-	out := make([]prop.Fill, len(pos.Order))
-	for k, i := range pos.Order {
+	for _, i := range pos.Order {
 		f := t.fills[i]
 		open := f.Quantity
 		if f.Side != opening {
 			open = -open
 		}
-		out[k] = prop.Fill{At: f.At, TradeID: t.id, Realized: pos.Realized[i], Commission: f.Commission, Open: open}
+		out = append(out, prop.Fill{At: f.At, TradeID: t.id, Realized: pos.Realized[i], Commission: f.Commission, Open: open})
 	}
 	return out, nil
 }
 
-// withoutFills is a trade typed without fills as the walk sees it: an
-// opening fill at its entry and a closing one realising its gross P&L, with
-// its commission, at its exit. While it is open the commission is charged
-// at the entry; a trade closed by hand without an exit closes at its entry.
-func (t *statusTrade) withoutFills(s prop.Session, loc *time.Location) ([]prop.Fill, error) {
-	entry, err := instant(t.entryDate, t.entryTime, s, loc)
+// withoutFills appends the trades typed without fills (ids) to out,
+// as the walk sees them: an opening fill at the entry and a closing one
+// realising the gross P&L, with the commission, at the exit. While such a
+// trade is open its commission is charged at the entry; one closed by hand
+// without an exit closes at its entry.
+func withoutFills(ctx context.Context, tx txn, userID string, ids []string, s prop.Session, loc *time.Location, out []prop.Fill) ([]prop.Fill, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, status, entry_date, entry_time, exit_date, exit_time, exit_price,
+		quantity, gross_pnl, total_commission FROM trades
+		WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`, userID, jsonList(ids))
 	if err != nil {
-		return nil, fmt.Errorf("trade %s: %w", t.id, err)
+		return nil, err
 	}
-	open := prop.Fill{At: entry, TradeID: t.id, Open: t.quantity}
-	closing := prop.Fill{At: entry, TradeID: t.id, Realized: t.gross, Commission: t.commission, Open: -t.quantity}
-	switch {
-	case t.exitPrice != nil && t.exitDate != nil:
-		if closing.At, err = instant(*t.exitDate, t.exitTime, s, loc); err != nil {
-			return nil, fmt.Errorf("trade %s: %w", t.id, err)
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id, status, entryDate         string
+			entryTime, exitDate, exitTime *string
+			exitPrice                     *float64
+			quantity, gross, commission   float64
+		)
+		if err := rows.Scan(&id, &status, &entryDate, &entryTime, &exitDate, &exitTime, &exitPrice,
+			&quantity, &gross, &commission); err != nil {
+			return nil, err
 		}
-	case t.status == "open":
-		open.Commission = t.commission
-		return []prop.Fill{open}, nil
+		entry, err := instant(entryDate, entryTime, s, loc)
+		if err != nil {
+			return nil, fmt.Errorf("trade %s: %w", id, err)
+		}
+		open := prop.Fill{At: entry, TradeID: id, Open: quantity}
+		closing := prop.Fill{At: entry, TradeID: id, Realized: gross, Commission: commission, Open: -quantity}
+		switch {
+		case exitPrice != nil && exitDate != nil:
+			if closing.At, err = instant(*exitDate, exitTime, s, loc); err != nil {
+				return nil, fmt.Errorf("trade %s: %w", id, err)
+			}
+		case status == "open":
+			open.Commission = commission
+			out = append(out, open)
+			continue
+		}
+		out = append(out, open, closing)
 	}
-	return []prop.Fill{open, closing}, nil
+	return out, rows.Err()
 }
 
 // instant is a stored date and time in the user's timezone; a date without

@@ -145,6 +145,7 @@ type event struct {
 	day    string
 	fill   *Fill
 	payout float64
+	order  int // payouts first, then fills in the order given
 }
 
 // walk is the state of the walk over one account's events.
@@ -173,18 +174,30 @@ func Walk(r Rules, fills []Fill, payouts []Payout, now time.Time) (Status, error
 		if err != nil {
 			return Status{}, err
 		}
-		events = append(events, event{at: at, day: p.Day, payout: p.Amount})
+		events = append(events, event{at: at, day: p.Day, payout: p.Amount, order: len(events)})
 	}
 	for i := range fills {
-		f := &fills[i]
-		events = append(events, event{at: f.At, day: r.Session.Day(f.At), fill: f})
+		events = append(events, event{at: fills[i].At, fill: &fills[i], order: len(events)})
 	}
-	slices.SortStableFunc(events, func(a, b event) int {
-		if c := a.at.Compare(b.at); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.payout, a.payout) // a payout (non-zero) first
+	slices.SortFunc(events, func(a, b event) int {
+		return cmp.Or(a.at.Compare(b.at), cmp.Compare(a.order, b.order))
 	})
+	// In time order, a fill is most often in the day of the one before:
+	// the day's bounds answer without converting its time.
+	var day string
+	var begins, ends time.Time
+	for i := range events {
+		e := &events[i]
+		if e.fill == nil {
+			continue
+		}
+		if day == "" || e.at.Before(begins) || !e.at.Before(ends) {
+			day = r.Session.Day(e.at)
+			begins, _ = r.Session.Begins(day)
+			ends = r.Session.ends(day)
+		}
+		e.day = day
+	}
 
 	w := walk{r: r, balance: r.StartingBalance, hwm: r.StartingBalance, eodHigh: r.StartingBalance,
 		dayPnL: map[string]float64{}, breached: map[string]bool{}, breaches: []Breach{},
