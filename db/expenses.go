@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 )
 
 // Expense is money spent to trade at a prop firm: an evaluation, a reset,
@@ -48,11 +47,16 @@ type ExpenseFilter struct {
 	EndDate   string
 }
 
-// expenseDocuments keeps an expense's documents (receipts) in order.
-var expenseDocuments = orderedLinks{table: "expense_documents", owner: "expense_id", target: "document_id",
-	targets: "documents", kind: "Document", field: "document_ids"}
-
-const expenseColumns = `id, account_id, prop_firm, date, amount, currency, category, description, created_at, updated_at`
+// expenses keeps expenses, with their documents (receipts) in order.
+var expenses = ledger[Expense]{
+	kind:    "Expense",
+	table:   "expenses",
+	columns: `id, account_id, prop_firm, date, amount, currency, category, description, created_at, updated_at`,
+	links: orderedLinks{table: "expense_documents", owner: "expense_id", target: "document_id",
+		targets: "documents", kind: "Document", field: "document_ids"},
+	fields: (*Expense).fields,
+	docs:   func(e *Expense) *[]string { return &e.DocumentIDs },
+}
 
 func (e *Expense) fields() []any {
 	return []any{&e.ID, &e.AccountID, &e.PropFirm, &e.Date, &e.Amount, &e.Currency, &e.Category, &e.Description,
@@ -84,15 +88,7 @@ func (db *DB) CreateExpense(ctx context.Context, userID string, in ExpenseInput)
 			}
 		}
 		in.apply(&e)
-		fields := e.fields()
-		if _, err := tx.ExecContext(ctx, `INSERT INTO expenses (user_id, `+expenseColumns+`)
-			VALUES (?`+strings.Repeat(", ?", len(fields))+`)`, append([]any{userID}, fields...)...); err != nil {
-			return Expense{}, err
-		}
-		if err := expenseDocuments.set(ctx, tx, userID, e.ID, in.DocumentIDs); err != nil {
-			return Expense{}, err
-		}
-		return loadExpense(ctx, tx, userID, e.ID)
+		return expenses.insert(ctx, tx, userID, &e, in.DocumentIDs)
 	})
 }
 
@@ -113,30 +109,15 @@ func accountCurrencyFirm(ctx context.Context, q querier, userID, accountID strin
 // Expense reads one of the user's expenses.
 func (db *DB) Expense(ctx context.Context, userID, id string) (Expense, error) {
 	return inTx(ctx, db.beginRead, func(tx txn) (Expense, error) {
-		return loadExpense(ctx, tx, userID, id)
+		return expenses.load(ctx, tx, userID, id)
 	})
-}
-
-func loadExpense(ctx context.Context, q querier, userID, id string) (Expense, error) {
-	var e Expense
-	err := q.QueryRowContext(ctx, `SELECT `+expenseColumns+` FROM expenses WHERE user_id = ? AND id = ?`,
-		userID, id).Scan(e.fields()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Expense{}, notFound("Expense")
-	}
-	if err != nil {
-		return Expense{}, err
-	}
-	docs, err := expenseDocuments.load(ctx, q, []string{id})
-	e.DocumentIDs = docs[id]
-	return e, err
 }
 
 // UpdateExpense changes the fields set in in. Moving it to another account
 // keeps its currency and firm unless the body sets them.
 func (db *DB) UpdateExpense(ctx context.Context, userID, id string, in ExpenseInput) (Expense, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Expense, error) {
-		e, err := loadExpense(ctx, tx, userID, id)
+		e, err := expenses.load(ctx, tx, userID, id)
 		if err != nil {
 			return Expense{}, err
 		}
@@ -147,22 +128,14 @@ func (db *DB) UpdateExpense(ctx context.Context, userID, id string, in ExpenseIn
 		}
 		in.apply(&e)
 		e.UpdatedAt = db.now()
-		fields := e.fields()
-		if _, err := tx.ExecContext(ctx, `UPDATE expenses SET (`+expenseColumns+`) = (?`+
-			strings.Repeat(", ?", len(fields)-1)+`) WHERE user_id = ? AND id = ?`, append(fields, userID, id)...); err != nil {
-			return Expense{}, err
-		}
-		if err := expenseDocuments.set(ctx, tx, userID, id, in.DocumentIDs); err != nil {
-			return Expense{}, err
-		}
-		return loadExpense(ctx, tx, userID, id)
+		return expenses.update(ctx, tx, userID, &e, in.DocumentIDs)
 	})
 }
 
 // DeleteExpense removes one of the user's expenses; its documents stay,
 // unlinked.
 func (db *DB) DeleteExpense(ctx context.Context, userID, id string) (Deleted, error) {
-	return deleteWithDocuments(ctx, db, userID, id, "expenses", expenseDocuments, "Expense")
+	return expenses.delete(ctx, db, userID, id)
 }
 
 // Expenses lists a page of the user's expenses matching f, newest first,
@@ -172,6 +145,5 @@ func (db *DB) Expenses(ctx context.Context, userID string, f ExpenseFilter, page
 	w.eq("account_id", f.AccountID)
 	w.eq("category", f.Category)
 	w.dates("date", f.StartDate, f.EndDate)
-	return listWithDocuments(ctx, db, "expenses", expenseColumns, w, page, expenseDocuments,
-		func(e *Expense) []any { return e.fields() }, func(e *Expense, docs []string) { e.DocumentIDs = docs })
+	return expenses.list(ctx, db, w, page)
 }

@@ -46,10 +46,10 @@ type PayoutSummary struct {
 // start to end (YYYY-MM-DD, inclusive; "" is unbounded). A payout's currency
 // and firm are its account's.
 func (db *DB) PayoutSummary(ctx context.Context, userID, start, end string) (PayoutSummary, error) {
-	payouts, expenses := filterOf("p.user_id", userID), filterOf("user_id", userID)
-	payouts.eq("p.status", "paid")
-	payouts.dates("p.date", start, end)
-	expenses.dates("date", start, end)
+	paid, spent := filterOf("p.user_id", userID), filterOf("user_id", userID)
+	paid.eq("p.status", "paid")
+	paid.dates("p.date", start, end)
+	spent.dates("date", start, end)
 	type group struct {
 		currency         string
 		firm, account    *string
@@ -59,11 +59,11 @@ func (db *DB) PayoutSummary(ctx context.Context, userID, start, end string) (Pay
 		rows, err := tx.Tx.QueryContext(ctx, `SELECT a.currency, a.prop_firm, p.account_id,
 				sum(p.total_amount), sum(p.traders_share), 0
 			FROM payouts p JOIN accounts a ON a.id = p.account_id
-			WHERE `+payouts.where()+` GROUP BY a.currency, a.prop_firm, p.account_id
+			WHERE `+paid.where()+` GROUP BY a.currency, a.prop_firm, p.account_id
 			UNION ALL
 			SELECT currency, prop_firm, account_id, 0, 0, sum(amount) FROM expenses
-			WHERE `+expenses.where()+` GROUP BY currency, prop_firm, account_id`,
-			append(payouts.args, expenses.args...)...)
+			WHERE `+spent.where()+` GROUP BY currency, prop_firm, account_id`,
+			append(paid.args, spent.args...)...)
 		if err != nil {
 			return nil, err
 		}
