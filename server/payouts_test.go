@@ -429,3 +429,31 @@ func TestPayoutDocumentsAndAccountDelete(t *testing.T) {
 		t.Errorf("loose expense after the cascade: %+v", got)
 	}
 }
+
+// TestPayoutScopes: payouts and expenses are the accounts scope's.
+func TestPayoutScopes(t *testing.T) {
+	e := newTradeEnv(t)
+	_, read := e.newKey(t, "alice", "accounts:read", false)
+	_, trades := e.newKey(t, "alice", "trades:write", false)
+	body := fmt.Sprintf(`{"account_id": %q, "total_amount": 1, "amount": 1, "category": "data"}`, e.accountID)
+	for _, c := range []struct {
+		key, method, target string
+		want                int
+	}{
+		{read, "GET", "/api/v1/payouts", 200},
+		{read, "GET", "/api/v1/payouts/summary", 200},
+		{read, "GET", "/api/v1/expenses", 200},
+		{read, "GET", "/api/v1/accounts/" + e.accountID + "/status", 200},
+		{read, "POST", "/api/v1/payouts", 403},
+		{read, "POST", "/api/v1/expenses", 403},
+		{trades, "GET", "/api/v1/payouts", 403},
+		{trades, "GET", "/api/v1/expenses", 403},
+		{trades, "GET", "/api/v1/payouts/summary", 403},
+		{e.key, "POST", "/api/v1/payouts", 201},
+		{e.key, "POST", "/api/v1/expenses", 201},
+	} {
+		if status, b := e.do(t, c.method, c.target, c.key, body); status != c.want {
+			t.Errorf("%s %s: %d %s, want %d", c.method, c.target, status, b, c.want)
+		}
+	}
+}
