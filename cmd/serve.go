@@ -56,7 +56,7 @@ func newServeCmd(cfg *globalConfig) *cobra.Command {
 	}
 	c.Flags().StringVar(&sc.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	c.Flags().StringVar(&sc.publicURL, "public-url", "", "base URL of document links (default http:// + the listen address)")
-	c.Flags().Float64Var(&sc.rateLimit, "rate-limit", server.DefaultRateLimit, "requests per second per API key, bursts of twice that (0 turns it off)")
+	c.Flags().Float64Var(&sc.rateLimit, "rate-limit", server.DefaultRateLimit, "requests per second per API key (0, the default, is no limit)")
 	return c
 }
 

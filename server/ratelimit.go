@@ -11,11 +11,13 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Default rate limits: each key may make DefaultRateLimit requests a second
-// with bursts of twice that; each client address may fail authentication
-// DefaultAuthFailures times a minute, so keys cannot be guessed at speed.
+// Default rate limits (DESIGN §12): no limit per key, since a personal
+// server should not throttle its owner's scripts (--rate-limit N allows N
+// requests a second per key); each client address may fail authentication
+// DefaultAuthFailures times a minute before its failing requests get 429
+// instead of 401. A valid key is never refused for its address.
 const (
-	DefaultRateLimit    = 50
+	DefaultRateLimit    = 0
 	DefaultAuthFailures = 10
 	maxAuthClients      = 10_000 // addresses remembered; the least recent go first
 )
@@ -39,7 +41,7 @@ type clientLimiter struct {
 func newLimiters(perSecond float64, authFailures int) *limiters {
 	return &limiters{
 		perSecond:    perSecond,
-		burst:        max(1, int(math.Ceil(2*perSecond))),
+		burst:        max(1, int(math.Ceil(perSecond))),
 		authFailures: authFailures,
 		keys:         make(map[string]*rate.Limiter),
 		clients:      make(map[string]*clientLimiter),
@@ -62,7 +64,7 @@ func (l *limiters) allowKey(keyID string, now time.Time) (bool, time.Duration) {
 }
 
 // clientBlocked reports whether addr has used up its failed
-// authentications, and how long until it may try again.
+// authentications, and how long until it may fail again.
 func (l *limiters) clientBlocked(addr string, now time.Time) (bool, time.Duration) {
 	if l.authFailures <= 0 {
 		return false, 0

@@ -27,19 +27,20 @@ func limitedServer(t *testing.T, perSecond float64, authFailures int) (*testServ
 	return ts, &now
 }
 
+// TestRateLimitPerKey: with --rate-limit 5 a key makes 5 requests a
+// second; the sixth within the second is a 429 telling when to retry.
 func TestRateLimitPerKey(t *testing.T) {
 	ts, now := limitedServer(t, 5, 0)
 	_, alice := ts.newUser(t, "alice")
 	_, bob := ts.newUser(t, "bob")
-	// A burst of twice the rate passes, the next request waits.
-	for i := range 10 {
+	for i := range 5 {
 		if status, b := ts.do(t, "GET", "/api/v1/accounts", alice, ""); status != 200 {
-			t.Fatalf("request %d: got %d %s, want 200", i, status, b)
+			t.Fatalf("request %d: got %d %s, want 200", i+1, status, b)
 		}
 	}
 	w := ts.request(t, "GET", "/api/v1/accounts", alice, "")
 	if got := decode[errBody](t, w.Body.Bytes()); w.Code != http.StatusTooManyRequests || got.Code != "RATE_LIMITED" || w.Header().Get("Retry-After") != "1" {
-		t.Errorf("11th request: got %d %s Retry-After %q, want 429 RATE_LIMITED with Retry-After 1", w.Code, w.Body, w.Header().Get("Retry-After"))
+		t.Errorf("6th request: got %d %s Retry-After %q, want 429 RATE_LIMITED with Retry-After 1", w.Code, w.Body, w.Header().Get("Retry-After"))
 	}
 	// Another key has its own bucket.
 	if status, _ := ts.do(t, "GET", "/api/v1/accounts", bob, ""); status != 200 {
@@ -55,35 +56,62 @@ func TestRateLimitPerKey(t *testing.T) {
 	}
 }
 
+// TestRateLimitOffByDefault: the server's default throttles no key.
+func TestRateLimitOffByDefault(t *testing.T) {
+	ts, _ := limitedServer(t, server.DefaultRateLimit, server.DefaultAuthFailures)
+	_, key := ts.newUser(t, "alice")
+	for i := range 500 {
+		if status, b := ts.do(t, "GET", "/api/v1/accounts", key, ""); status != 200 {
+			t.Fatalf("request %d in the same instant: got %d %s, want 200", i+1, status, b)
+		}
+	}
+}
+
+// TestRateLimitFailedAuth: an address may fail 10 times a minute; past
+// that its failing requests are 429s, while a valid key from the same
+// address is always served.
 func TestRateLimitFailedAuth(t *testing.T) {
 	ts, now := limitedServer(t, 0, 10)
 	_, key := ts.newUser(t, "alice")
 	bad := "tj_" + "0000000000000000000000000000000000000000000" + "000000"
-	for i := range 10 {
-		if status, _ := ts.do(t, "GET", "/api/v1/accounts", bad, ""); status != 401 {
-			t.Fatalf("failure %d: got %d, want 401", i, status)
+	for i := range 20 {
+		w := ts.request(t, "GET", "/api/v1/accounts", bad, "")
+		want := 401
+		if i >= 10 {
+			want = 429
+		}
+		if w.Code != want {
+			t.Fatalf("failure %d: got %d %s, want %d", i+1, w.Code, w.Body, want)
+		}
+		if want == 429 {
+			if got := decode[errBody](t, w.Body.Bytes()); got.Code != "RATE_LIMITED" || w.Header().Get("Retry-After") != "6" {
+				t.Errorf("failure %d: %s Retry-After %q, want RATE_LIMITED and 6 (a minute / 10)", i+1, w.Body, w.Header().Get("Retry-After"))
+			}
 		}
 	}
-	// The address is now refused, even with a good key, until a token is back.
-	w := ts.request(t, "GET", "/api/v1/accounts", key, "")
-	if w.Code != 429 || w.Header().Get("Retry-After") != "6" {
-		t.Errorf("after 10 failures: got %d Retry-After %q, want 429 and 6 (a minute / 10)", w.Code, w.Header().Get("Retry-After"))
+	// The owner's working key, from the address that just failed 20 times.
+	for i := range 3 {
+		if status, b := ts.do(t, "GET", "/api/v1/accounts", key, ""); status != 200 {
+			t.Errorf("valid key after the failures, request %d: got %d %s, want 200", i+1, status, b)
+		}
 	}
-	// Another address is not affected.
+	// A revoked or unknown key stays refused the same way: the address is
+	// still over its budget.
+	if w := ts.request(t, "GET", "/api/v1/accounts", "", ""); w.Code != 429 {
+		t.Errorf("no key from the blocked address: got %d, want 429", w.Code)
+	}
+	// Another address has its own budget.
 	r := httptest.NewRequest("GET", "/api/v1/accounts", nil)
-	r.Header.Set("Authorization", "Bearer "+key)
+	r.Header.Set("Authorization", "Bearer "+bad)
 	r.RemoteAddr = "198.51.100.7:5000"
-	if w := ts.send(r); w.Code != 200 {
-		t.Errorf("other address: got %d, want 200", w.Code)
+	if w := ts.send(r); w.Code != 401 {
+		t.Errorf("other address, bad key: got %d, want 401", w.Code)
 	}
+	// Six seconds later one failure is back: a 401, then 429 again.
 	*now = now.Add(6 * time.Second)
-	if status, _ := ts.do(t, "GET", "/api/v1/accounts", key, ""); status != 200 {
-		t.Errorf("6s later with a good key: got %d, want 200", status)
-	}
-	// Successes do not spend failures: keys in use are never locked out.
-	for range 20 {
-		if status, _ := ts.do(t, "GET", "/api/v1/accounts", key, ""); status != 200 {
-			t.Fatalf("good key after recovery: got %d", status)
+	for _, want := range []int{401, 429} {
+		if status, _ := ts.do(t, "GET", "/api/v1/accounts", bad, ""); status != want {
+			t.Errorf("6s later, bad key: got %d, want %d", status, want)
 		}
 	}
 }

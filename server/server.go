@@ -203,15 +203,19 @@ func (s *Server) wrap(rt route) http.Handler {
 			rt.handler(w, r, nil)
 			return
 		}
-		addr, now := clientAddr(r), s.cfg.Now()
-		if blocked, wait := s.limits.clientBlocked(addr, now); blocked {
-			s.writeError(w, r, errRateLimited(w, wait))
-			return
-		}
+		now := s.cfg.Now()
 		p, err := s.authenticate(r, rt.scope)
 		if err != nil {
+			// Only a failing request counts against its address, and only
+			// its 401 becomes a 429: a broken script on the owner's
+			// machine never locks out the owner's working keys.
 			if e, _ := toAPIError(err); e.status == http.StatusUnauthorized {
-				s.limits.authFailed(addr, now)
+				addr := clientAddr(r)
+				if blocked, wait := s.limits.clientBlocked(addr, now); blocked {
+					err = errRateLimited(w, wait)
+				} else {
+					s.limits.authFailed(addr, now)
+				}
 			}
 			s.writeError(w, r, err)
 			return
