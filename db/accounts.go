@@ -79,15 +79,6 @@ var (
 	AccountStatuses = []string{"evaluation", "funded", "passed", "failed", "active", "closed"}
 )
 
-// Deleted reports a delete: what went and what went with it.
-type Deleted struct {
-	ID       string
-	Warnings []string
-	// Blobs are the hashes of files that no document uses any more, for
-	// the caller to remove from the store after the commit.
-	Blobs []string
-}
-
 // Days of a prop account start at 18:00 New York unless it says otherwise
 // (the futures convention), and the trader keeps all of a payout.
 const (
@@ -368,12 +359,4 @@ func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool
 		return Deleted{}, err
 	}
 	return d, tx.Commit()
-}
-
-// plural writes "1 trade", "2 trades".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

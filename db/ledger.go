@@ -129,34 +129,3 @@ func (l ledger[T]) list(ctx context.Context, db *DB, f *filter, page Page) ([]T,
 	})
 	return items, total, err
 }
-
-// filter is the condition of a list's query, every value a parameter.
-type filter struct {
-	conds []string
-	args  []any
-}
-
-// filterOf starts a filter with the user's rows: column names the user id.
-func filterOf(column, userID string) *filter {
-	return &filter{conds: []string{column + " = ?"}, args: []any{userID}}
-}
-
-// where is the condition's text.
-func (f *filter) where() string { return strings.Join(f.conds, " AND ") }
-
-// eq adds column = value when value is set.
-func (f *filter) eq(column, value string) {
-	if value != "" {
-		f.conds, f.args = append(f.conds, column+" = ?"), append(f.args, value)
-	}
-}
-
-// dates bounds a date column, both ends inclusive, when they are set.
-func (f *filter) dates(column, start, end string) {
-	if start != "" {
-		f.conds, f.args = append(f.conds, column+" >= ?"), append(f.args, start)
-	}
-	if end != "" {
-		f.conds, f.args = append(f.conds, column+" <= ?"), append(f.args, end)
-	}
-}

@@ -2,16 +2,8 @@ package db
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"slices"
 )
-
-// Page is which slice of a list to read.
-type Page struct {
-	Limit  int
-	Offset int
-}
 
 // TagRef is a tag as it appears on tagged content.
 type TagRef struct {
@@ -36,23 +28,6 @@ var (
 	chartBookTags  = tagJoin{"chart_book_tags", "chart_book_id"}
 	reportCardTags = tagJoin{"report_card_tags", "report_card_id"}
 )
-
-// querier is what reads need from a *sql.DB or *sql.Tx.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// jsonList encodes ids as a JSON array, bound as one parameter and read
-// with json_each, so a statement's text does not depend on how many ids a
-// page holds.
-func jsonList(ids []string) string {
-	if ids == nil {
-		ids = []string{}
-	}
-	b, _ := json.Marshal(ids)
-	return string(b)
-}
 
 // loadTags reads the tags of many records in one query, keyed by record id.
 // Every id gets a non-nil slice, so records without tags serve `[]`.

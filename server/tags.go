@@ -227,19 +227,6 @@ func groupColor(f fieldErrors, v db.Optional[string], create bool) string {
 	return strings.ToUpper(v.Value)
 }
 
-// bodyUUID reads an id from a body, lower-cased.
-func bodyUUID(f fieldErrors, field string, v db.Optional[string], required bool) string {
-	switch {
-	case !v.Set || v.Null:
-		if required {
-			f.add(field, field+" is required")
-		}
-	case !isUUID(v.Value):
-		f.add(field, field+" must be a UUID")
-	}
-	return strings.ToLower(v.Value)
-}
-
 // sortOrder checks an optional sort order.
 func sortOrder(f fieldErrors, field string, v db.Optional[int]) db.Optional[int] {
 	if v.Null || (v.Set && v.Value < 0) {

@@ -80,6 +80,19 @@ func (f fieldErrors) oneOf(field string, v db.Optional[string], allowed []string
 	}
 }
 
+// bodyUUID reads an id from a body, lower-cased.
+func bodyUUID(f fieldErrors, field string, v db.Optional[string], required bool) string {
+	switch {
+	case !v.Set || v.Null:
+		if required {
+			f.add(field, field+" is required")
+		}
+	case !isUUID(v.Value):
+		f.add(field, field+" must be a UUID")
+	}
+	return strings.ToLower(v.Value)
+}
+
 // uuids checks a list of ids in a body, naming the bad element.
 func (f fieldErrors) uuids(field string, v db.Optional[[]string]) {
 	if v.Null {
