@@ -99,8 +99,8 @@ func (f fieldErrors) ref(field string, v *db.Optional[string], create, required 
 		f.add(field, field+" cannot be null")
 	case required && create && !v.Set:
 		f.add(field, field+" is required")
-	case v.Set && !v.Null && !isUUID(v.Value):
-		f.add(field, field+" must be a UUID")
+	case v.Set && !v.Null:
+		f.uuid(field, v.Value)
 	}
 	v.Value = strings.ToLower(v.Value)
 }

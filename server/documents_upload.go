@@ -241,8 +241,8 @@ func validateUpload(form *uploadForm) (db.DocumentUpload, string, error) {
 		f.add("document_id", "document_id is required when replace is true")
 	case !replace && replaceID != "":
 		f.add("document_id", "document_id is only used with replace=true")
-	case replaceID != "" && !isUUID(replaceID):
-		f.add("document_id", "document_id must be a UUID")
+	case replaceID != "":
+		f.uuid("document_id", replaceID)
 	}
 	for _, name := range []string{"document_name", "category", "account_number"} {
 		if fields[name] == "" && !replace {

@@ -122,10 +122,8 @@ func importOptions(fields map[string]string, p *db.Principal, in *db.ImportInput
 		f.add("date_order", "date_order must be auto, mdy, dmy or ymd")
 	}
 	if id := fields["account_id"]; id != "" {
-		if !isUUID(id) {
-			f.add("account_id", "account_id must be a UUID")
-		}
-		in.AccountID = strings.ToLower(id)
+		in.AccountID, _ = f.uuid("account_id", id)
+		in.AccountID = strings.ToLower(in.AccountID)
 	}
 	in.Timezone = p.Timezone
 	if tz := fields["timezone"]; tz != "" {

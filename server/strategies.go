@@ -108,10 +108,11 @@ func decodeRule(f fieldErrors, raw json.RawMessage, path string) (db.RuleInput, 
 	}
 	rule := db.RuleInput{Description: rr.Description, Category: rr.Category, SortOrder: rr.SortOrder}
 	if rr.ID != "" {
-		if !isUUID(rr.ID) {
-			fail("id", "must be a UUID")
+		var valid bool
+		if rule.ID, valid = f.uuid(path+".id", rr.ID); !valid {
+			ok = false
 		}
-		rule.ID = strings.ToLower(rr.ID)
+		rule.ID = strings.ToLower(rule.ID)
 	}
 	if utf8.RuneCountInString(rr.Description) > maxRuleText {
 		fail("description", fmt.Sprintf("must be at most %d characters", maxRuleText))

@@ -180,9 +180,7 @@ func (s *Server) handleTagDelete(w http.ResponseWriter, r *http.Request, p *db.P
 	if typ != "tag_group" && typ != "tag" {
 		f.add("type", "type must be tag_group or tag")
 	}
-	if !isUUID(id) {
-		f.add("id", "id must be a UUID")
-	}
+	f.uuid("id", id)
 	if err := f.err(); err != nil {
 		s.writeError(w, r, err)
 		return

@@ -82,8 +82,8 @@ func validateTrade(f fieldErrors, in *db.TradeInput, create bool) {
 	hasFills := in.Executions.Set && len(in.Executions.Value) > 0
 	in.AccountID.Value = strings.ToLower(in.AccountID.Value)
 	f.required("account_id", in.AccountID, create)
-	if in.AccountID.Set && !in.AccountID.Null && in.AccountID.Value != "" && !isUUID(in.AccountID.Value) {
-		f.add("account_id", "account_id must be a UUID")
+	if in.AccountID.Set && !in.AccountID.Null && in.AccountID.Value != "" {
+		f.uuid("account_id", in.AccountID.Value)
 	}
 	f.required("symbol", in.Symbol, create)
 	f.text("symbol", in.Symbol, 64)

@@ -38,6 +38,18 @@ func isUUID(s string) bool {
 	return true
 }
 
+// uuid checks an id given in a body, a query or a form field (not in a
+// path, where a malformed id is a 404): every field's one UUID check. It
+// returns the id lower-cased, as ids are stored, and whether it was well
+// formed.
+func (f fieldErrors) uuid(field, v string) (string, bool) {
+	if !isUUID(v) {
+		f.add(field, field+" must be a UUID")
+		return v, false
+	}
+	return strings.ToLower(v), true
+}
+
 // pathID reads the {id} path value. A malformed id names no record, so it is
 // the same 404 as an unknown one.
 func pathID(r *http.Request, kind string) (string, error) {
@@ -87,8 +99,9 @@ func bodyUUID(f fieldErrors, field string, v db.Optional[string], required bool)
 		if required {
 			f.add(field, field+" is required")
 		}
-	case !isUUID(v.Value):
-		f.add(field, field+" must be a UUID")
+	default:
+		id, _ := f.uuid(field, v.Value)
+		return id
 	}
 	return strings.ToLower(v.Value)
 }
@@ -100,9 +113,7 @@ func (f fieldErrors) uuids(field string, v db.Optional[[]string]) {
 		return
 	}
 	for i, id := range v.Value {
-		if !isUUID(id) {
-			f.add(fmt.Sprintf("%s[%d]", field, i), fmt.Sprintf("%s[%d] must be a UUID", field, i))
-		}
+		f.uuid(fmt.Sprintf("%s[%d]", field, i), id)
 	}
 }
 
@@ -214,10 +225,11 @@ func decodeElement(raw json.RawMessage, dst any, path string) error {
 // failure for a malformed value; an absent value is the zero value.
 
 func (f fieldErrors) queryUUID(name, v string) string {
-	if v != "" && !isUUID(v) {
-		f.add(name, name+" must be a UUID")
+	if v == "" {
+		return ""
 	}
-	return strings.ToLower(v)
+	id, _ := f.uuid(name, v)
+	return strings.ToLower(id)
 }
 
 func (f fieldErrors) queryDate(name, v string) string {
