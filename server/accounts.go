@@ -110,6 +110,8 @@ func validateRules(f fieldErrors, in *db.AccountInput) {
 	percent(f, "consistency_pct", in.ConsistencyPct)
 	notNull(f, "profit_split", in.ProfitSplit)
 	percent(f, "profit_split", in.ProfitSplit)
+	in.ConsistencyPct.Value += 0 // no -0
+	in.ProfitSplit.Value += 0
 	notNull(f, "day_starts_at", in.DayStartsAt)
 	if v := in.DayStartsAt; v.Set && !v.Null {
 		if _, err := time.Parse("15:04", v.Value); err != nil || len(v.Value) != 5 {

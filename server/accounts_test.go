@@ -266,6 +266,15 @@ func TestAccountRules(t *testing.T) {
 	if status != 200 || !reflect.DeepEqual(got.AccountRules, want) {
 		t.Errorf("PUT: %d rules\n got %+v\nwant %+v", status, got.AccountRules, want)
 	}
+	// -0 is stored and served as 0.
+	status, body = ts.do(t, "PUT", "/api/v1/accounts/"+a.ID, key, `{"profit_split": -0, "consistency_pct": -0.0, "max_drawdown": -0}`)
+	if status != 200 || !strings.Contains(string(body), `"max_drawdown":0,`) || !strings.Contains(string(body), `"consistency_pct":0,`) ||
+		!strings.Contains(string(body), `"profit_split":0,`) {
+		t.Errorf("PUT -0: %d %s", status, body)
+	}
+	if _, b := ts.do(t, "PUT", "/api/v1/accounts/"+a.ID, key, `{"profit_split": 90, "consistency_pct": 30, "max_drawdown": 2500}`); !strings.Contains(string(b), `"profit_split":90`) {
+		t.Fatalf("restore: %s", b)
+	}
 	var lock, contracts any
 	var mode, starts, zone string
 	var split float64
