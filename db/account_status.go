@@ -125,12 +125,13 @@ func accountFills(ctx context.Context, tx txn, userID, accountID string, s prop.
 		// does not keep them so.
 		if cur == nil || cur.id != id {
 			if cur = byID[id]; cur == nil {
-				cur = &fillTrade{id: id, side: side, pointValue: pv}
+				cur = &fillTrade{id: id, side: side, pointValue: pv,
+					fills: make([]trading.Fill, 0, 4), positions: make([]int, 0, 4)} // most trades have a few
 				byID[id] = cur
 				trades = append(trades, cur)
 			}
 		}
-		at, err := time.Parse(time.RFC3339Nano, ts.String)
+		at, err := parseFillTimestamp(ts.String)
 		if err != nil {
 			return nil, fmt.Errorf("trade %s: %w", id, err)
 		}
@@ -193,7 +194,8 @@ func (t *fillTrade) walkFills(out []prop.Fill) ([]prop.Fill, error) {
 
 // withoutFills appends the trades typed without fills (ids) to out,
 // as the walk sees them: an opening fill at the entry and a closing one
-// realising the gross P&L, with the commission, at the exit. While such a
+// realising the gross P&L, with the commission, at the exit (never before
+// the entry). While such a
 // trade is open its commission is charged at the entry; one closed by hand
 // without an exit closes at its entry.
 func withoutFills(ctx context.Context, tx txn, userID string, ids []string, s prop.Session, loc *time.Location, out []prop.Fill) ([]prop.Fill, error) {
@@ -223,9 +225,13 @@ func withoutFills(ctx context.Context, tx txn, userID string, ids []string, s pr
 		closing := prop.Fill{At: entry, TradeID: id, Realized: gross, Commission: commission, Open: -quantity}
 		switch {
 		case exitPrice != nil && exitDate != nil:
-			if closing.At, err = instant(*exitDate, exitTime, s, loc); err != nil {
+			exit, err := instant(*exitDate, exitTime, s, loc)
+			if err != nil {
 				return nil, fmt.Errorf("trade %s: %w", id, err)
 			}
+			// Never before the entry: an exit typed without a time on the
+			// entry's date is at the entry, not at the day's start.
+			closing.At = later(exit, entry)
 		case status == "open":
 			open.Commission = commission
 			out = append(out, open)
@@ -234,6 +240,13 @@ func withoutFills(ctx context.Context, tx txn, userID string, ids []string, s pr
 		out = append(out, open, closing)
 	}
 	return out, rows.Err()
+}
+
+func later(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return b
+	}
+	return a
 }
 
 // instant is a stored date and time in the user's timezone; a date without

@@ -22,6 +22,55 @@ func formatFillTimestamp(t time.Time) string {
 	return t.UTC().Format(fillTimestampLayout) + "+00:00"
 }
 
+// parseFillTimestamp reads a stored execution_timestamp. The form is the
+// one formatFillTimestamp writes, so it is read digit by digit, several
+// times faster than time.Parse (the account status reads every fill);
+// anything else goes to time.Parse.
+func parseFillTimestamp(s string) (time.Time, error) {
+	// 2006-01-02T15:04:05[.fraction]+00:00
+	n := len(s)
+	if n < 25 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[n-6:] != "+00:00" {
+		return time.Parse(time.RFC3339Nano, s)
+	}
+	num := func(from, to int) (int, bool) {
+		v := 0
+		for i := from; i < to; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, true
+	}
+	year, ok1 := num(0, 4)
+	month, ok2 := num(5, 7)
+	day, ok3 := num(8, 10)
+	hour, ok4 := num(11, 13)
+	minute, ok5 := num(14, 16)
+	sec, ok6 := num(17, 19)
+	nanos, frac := 0, s[19:n-6]
+	ok7 := true
+	if frac != "" {
+		if frac[0] != '.' || len(frac) < 2 || len(frac) > 10 {
+			ok7 = false
+		} else if nanos, ok7 = num(20, n-6); ok7 {
+			for range 10 - len(frac) {
+				nanos *= 10
+			}
+		}
+	}
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) || month < 1 || month > 12 || day < 1 || day > 31 ||
+		hour > 23 || minute > 59 || sec > 59 {
+		return time.Parse(time.RFC3339Nano, s)
+	}
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, nanos, time.UTC)
+	if t.Day() != day { // 31 April and the like: let time.Parse say so
+		return time.Parse(time.RFC3339Nano, s)
+	}
+	return t, nil
+}
+
 // applyTrade copies the fields given in in onto t, checks the references,
 // and derives every computed field. It is the one place where a trade's
 // numbers are computed, on create, update and re-pricing alike.

@@ -101,3 +101,29 @@ func TestAccountStatusEmpty(t *testing.T) {
 		t.Errorf("status with a trades:read key: %d, want 403", status)
 	}
 }
+
+// TestAccountStatusExitWithoutTime: a trade typed with an entry time and an
+// exit price but no exit time closes at its entry, not at the start of its
+// day: open with another trade's 3 contracts it makes 4, over a limit of 3.
+func TestAccountStatusExitWithoutTime(t *testing.T) {
+	e := newTradeEnv(t)
+	account := e.createAccount(t, e.key, `{"account_number": "C-3", "max_contracts": 3, "max_daily_loss": 1000}`)
+	e.create(t, fmt.Sprintf(`{"account_id": %q, "symbol": "MESH6", "side": "long", "entry_date": "2026-02-10", %s}`,
+		account.ID, fills(0, "buy 3@6000"))) // 09:30, still open
+	manual, _ := e.create(t, fmt.Sprintf(`{"account_id": %q, "symbol": "ESH6", "side": "long", "entry_date": "2026-02-10",
+		"entry_time": "19:00:00", "entry_price": 5000, "exit_price": 4976, "quantity": 1}`, account.ID))
+	e.pinClock(time.Date(2026, 2, 11, 15, 0, 0, 0, time.UTC)) // 10:00 New York on the 11th
+	got := must200(t, e.testServer, "/api/v1/accounts/"+account.ID+"/status", e.key)
+	// 19:00 New York on the 10th is the 11th's trading day: its −1,200
+	// (24 points of ES) is today's loss, at 00:00Z on the 11th, when the
+	// MES's 3 contracts are still open.
+	want := `{"data":{"balance":-1200,"realized_pnl":-1200,"payouts_paid":0,"high_water_mark":0,"drawdown_floor":null,` +
+		`"drawdown_remaining":null,"daily_loss_today":1200,"daily_loss_remaining":-200,"profit_target_remaining":null,` +
+		`"trading_days":2,"min_trading_days_remaining":null,"best_day_pct":null,"consistency_ok":null,"max_position":4,"breaches":[` +
+		`{"rule":"max_contracts","at":"2026-02-11T00:00:00Z","trading_day":"2026-02-11","value":4,"limit":3,"trade_id":"` + manual.ID + `"},` +
+		`{"rule":"max_daily_loss","at":"2026-02-11T00:00:00Z","trading_day":"2026-02-11","value":-1200,"limit":-1000,"trade_id":"` + manual.ID + `"}],` +
+		`"evaluated_at":"2026-02-11T15:00:00Z"}}` + "\n"
+	if string(got) != want {
+		t.Errorf("status\n got %s\nwant %s", got, want)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"tradejournal/db/trading"
@@ -43,17 +44,28 @@ type Session struct {
 const noon = 12 * 60
 
 // Day is the label of the trading day holding t: the date it starts on,
-// plus one day when it starts at noon or later.
+// plus one day when it starts at noon or later. It is read from the days'
+// starting instants (Begins), so a start in an hour a DST change skips or
+// repeats still labels every instant once and as Begins does.
 func (s Session) Day(t time.Time) string {
 	lt := t.In(s.Loc)
-	start := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, time.UTC)
-	if lt.Hour()*60+lt.Minute() < s.Start {
-		start = start.AddDate(0, 0, -1)
-	}
+	d := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, time.UTC)
 	if s.Start >= noon {
-		start = start.AddDate(0, 0, 1)
+		d = d.AddDate(0, 0, 1)
 	}
-	return start.Format(time.DateOnly)
+	// The local date's day, or the one before or after it.
+	for {
+		label := d.Format(time.DateOnly)
+		if begins := s.begins(d); t.Before(begins) {
+			d = d.AddDate(0, 0, -1)
+			continue
+		}
+		if next := s.begins(d.AddDate(0, 0, 1)); !t.Before(next) {
+			d = d.AddDate(0, 0, 1)
+			continue
+		}
+		return label
+	}
 }
 
 // Begins is the instant the trading day labelled day (YYYY-MM-DD) starts.
@@ -64,18 +76,22 @@ func (s Session) Begins(day string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
+	return s.begins(d), nil
+}
+
+// begins is the start of the day labelled by the date d (at UTC midnight).
+func (s Session) begins(d time.Time) time.Time {
 	if s.Start >= noon {
 		d = d.AddDate(0, 0, -1)
 	}
-	return time.Date(d.Year(), d.Month(), d.Day(), s.Start/60, s.Start%60, 0, 0, s.Loc), nil
+	return time.Date(d.Year(), d.Month(), d.Day(), s.Start/60, s.Start%60, 0, 0, s.Loc)
 }
 
 // ends is the instant the trading day labelled day ends: the next one's
 // start.
 func (s Session) ends(day string) time.Time {
 	d, _ := time.Parse(time.DateOnly, day) // a label Day made
-	next, _ := s.Begins(d.AddDate(0, 0, 1).Format(time.DateOnly))
-	return next
+	return s.begins(d.AddDate(0, 0, 1))
 }
 
 // Rules are an account's rules. A nil rule is one the account does not
@@ -139,13 +155,11 @@ type Status struct {
 	EvaluatedAt             string   `json:"evaluated_at"`
 }
 
-// event is a fill or a payout on the walk's timeline.
+// event is a fill or a payout on the walk's timeline. It holds no pointer,
+// so sorting thousands of them moves plain words.
 type event struct {
-	at     time.Time
-	day    string
-	fill   *Fill
-	payout float64
-	order  int // payouts first, then fills in the order given
+	at    int64 // Unix nanoseconds
+	index int   // into the fills, or -1 - the payout's index
 }
 
 // walk is the state of the walk over one account's events.
@@ -164,40 +178,35 @@ type walk struct {
 	hasFloor       bool
 }
 
-// Walk takes the account's fills and paid payouts in time order (fills at
-// the same instant in the order given, a payout before the fills of its
-// day) and reports the account's status at now.
+// Walk takes the account's fills and paid payouts in time order (a payout
+// before the fills of its day; fills at the same instant by trade id, a
+// trade's in the order given) and reports the account's status at now.
 func Walk(r Rules, fills []Fill, payouts []Payout, now time.Time) (Status, error) {
 	events := make([]event, 0, len(fills)+len(payouts))
-	for _, p := range payouts {
+	starts := make([]time.Time, len(payouts))
+	for i, p := range payouts {
 		at, err := r.Session.Begins(p.Day)
 		if err != nil {
 			return Status{}, err
 		}
-		events = append(events, event{at: at, day: p.Day, payout: p.Amount, order: len(events)})
+		starts[i] = at
+		events = append(events, event{at: at.UnixNano(), index: -1 - i})
 	}
 	for i := range fills {
-		events = append(events, event{at: fills[i].At, fill: &fills[i], order: len(events)})
+		events = append(events, event{at: fills[i].At.UnixNano(), index: i})
 	}
+	// At the same instant: payouts first, then fills by trade id (so the
+	// order a query read the trades in does not matter), each trade's in
+	// the order given.
 	slices.SortFunc(events, func(a, b event) int {
-		return cmp.Or(a.at.Compare(b.at), cmp.Compare(a.order, b.order))
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		if a.index < 0 || b.index < 0 {
+			return cmp.Compare(a.index, b.index)
+		}
+		return cmp.Or(strings.Compare(fills[a.index].TradeID, fills[b.index].TradeID), cmp.Compare(a.index, b.index))
 	})
-	// In time order, a fill is most often in the day of the one before:
-	// the day's bounds answer without converting its time.
-	var day string
-	var begins, ends time.Time
-	for i := range events {
-		e := &events[i]
-		if e.fill == nil {
-			continue
-		}
-		if day == "" || e.at.Before(begins) || !e.at.Before(ends) {
-			day = r.Session.Day(e.at)
-			begins, _ = r.Session.Begins(day)
-			ends = r.Session.ends(day)
-		}
-		e.day = day
-	}
 
 	w := walk{r: r, balance: r.StartingBalance, hwm: r.StartingBalance, eodHigh: r.StartingBalance,
 		dayPnL: map[string]float64{}, breached: map[string]bool{}, breaches: []Breach{},
@@ -206,15 +215,32 @@ func Walk(r Rules, fills []Fill, payouts []Payout, now time.Time) (Status, error
 		w.floor = r.StartingBalance - *r.MaxDrawdown
 		w.raise(w.floor)
 	}
+	// In time order, a fill is most often in the day of the one before:
+	// the day's bounds answer without converting its time.
+	var fillDay string // the day of the last fill, from begins to ends
+	var begins, ends time.Time
 	for _, e := range events {
-		if w.day != "" && e.day != w.day {
+		var day string
+		var f *Fill
+		if e.index < 0 {
+			day = payouts[-1-e.index].Day
+		} else {
+			f = &fills[e.index]
+			if fillDay == "" || f.At.Before(begins) || !f.At.Before(ends) {
+				fillDay = r.Session.Day(f.At)
+				begins, _ = r.Session.Begins(fillDay)
+				ends = r.Session.ends(fillDay)
+			}
+			day = fillDay
+		}
+		if w.day != "" && day != w.day {
 			w.endDay()
 		}
-		w.day = e.day
-		if e.fill != nil {
-			w.fill(e.day, e.fill)
+		w.day = day
+		if f != nil {
+			w.fill(day, f)
 		} else {
-			w.pay(e.at, e.day, e.payout)
+			w.pay(starts[-1-e.index], day, payouts[-1-e.index].Amount)
 		}
 	}
 	if w.day != "" && !r.Session.ends(w.day).After(now) {
@@ -277,14 +303,15 @@ func (w *walk) endDay() {
 }
 
 // raise lifts the floor to candidate when that is higher, and holds it at
-// the lock once it reaches it.
+// the lock once it reaches it. The lock never lowers a floor: one that
+// starts above the lock stays where it starts.
 func (w *walk) raise(candidate float64) {
 	if w.locked {
 		return
 	}
 	candidate = trading.Round8(candidate)
 	if lock := w.r.DrawdownLockAt; lock != nil && candidate >= *lock {
-		w.floor, w.locked = *lock, true
+		w.floor, w.locked = max(w.floor, *lock), true
 		return
 	}
 	w.floor = max(w.floor, candidate)
@@ -297,7 +324,7 @@ func (w *walk) breach(rule string, at time.Time, day string, value, limit float6
 	}
 	w.breached[rule] = true
 	w.breaches = append(w.breaches, Breach{Rule: rule, At: at.UTC().Format(time.RFC3339), TradingDay: day,
-		Value: value, Limit: limit, TradeID: tradeID})
+		Value: trading.Round8(value), Limit: trading.Round8(limit), TradeID: tradeID}) // Round8: never -0
 }
 
 // status reports the walk's end at now.

@@ -73,6 +73,40 @@ func TestSessionDay(t *testing.T) {
 			t.Errorf("Day(Begins(%s)) = %s", tt.day, day)
 		}
 	}
+	// A start in the hour a DST change skips (02:30 on 8 March 2026) or
+	// repeats (01:30 on 1 November 2026): every instant still has one day,
+	// the one whose start Begins gives.
+	skipped := Session{Start: 2*60 + 30, Loc: newYork}
+	repeated := Session{Start: 60 + 30, Loc: newYork}
+	for _, tt := range []struct {
+		s    Session
+		at   time.Time
+		want string
+	}{
+		{skipped, time.Date(2026, 3, 8, 6, 29, 0, 0, time.UTC), "2026-03-07"},
+		{skipped, time.Date(2026, 3, 8, 6, 30, 0, 0, time.UTC), "2026-03-08"}, // Begins: 01:30 EST, Go's reading of 02:30
+		{skipped, time.Date(2026, 3, 8, 6, 45, 0, 0, time.UTC), "2026-03-08"},
+		{skipped, time.Date(2026, 3, 9, 6, 29, 0, 0, time.UTC), "2026-03-08"}, // 02:29 EDT the next day
+		{repeated, time.Date(2026, 11, 1, 5, 29, 0, 0, time.UTC), "2026-10-31"},
+		{repeated, time.Date(2026, 11, 1, 5, 30, 0, 0, time.UTC), "2026-11-01"},
+		{repeated, time.Date(2026, 11, 1, 6, 15, 0, 0, time.UTC), "2026-11-01"}, // 01:15 EST, the repeated hour
+	} {
+		if got := tt.s.Day(tt.at); got != tt.want {
+			t.Errorf("Day(%v) with start %d = %s, want %s", tt.at, tt.s.Start, got, tt.want)
+		}
+	}
+	for _, s := range []Session{skipped, repeated} {
+		for d := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC); d.Year() == 2026; d = d.AddDate(0, 0, 1) {
+			day := d.Format(time.DateOnly)
+			begins, _ := s.Begins(day)
+			if got := s.Day(begins); got != day {
+				t.Errorf("start %d: Day(Begins(%s)) = %s", s.Start, day, got)
+			}
+			if got := s.Day(begins.Add(-time.Second)); got == day {
+				t.Errorf("start %d: the second before %s begins is in it", s.Start, day)
+			}
+		}
+	}
 	if _, err := futures.Begins("2026-02-30"); err == nil {
 		t.Error("Begins of an impossible date: no error")
 	}
@@ -280,6 +314,52 @@ func TestWalk(t *testing.T) {
 				"drawdown_floor":48900,"drawdown_remaining":1900,"daily_loss_today":100,"daily_loss_remaining":900,
 				"profit_target_remaining":2200,"trading_days":3,"min_trading_days_remaining":2,
 				"best_day_pct":75,"consistency_ok":false,"max_position":1,"breaches":[]}`,
+		},
+		{
+			// Two trades' entries at the same instant walk by trade id,
+			// whatever order they come in: "a" opens first, so "b" is the
+			// one that takes 4 contracts over the limit of 3.
+			name: "same instant, by trade id", fills: []Fill{
+				fill(ny(10, 10, 0), "b", 0, 0, 2),
+				fill(ny(10, 10, 0), "a", 0, 0, 2),
+			},
+			rules: Rules{StartingBalance: 0, MaxContracts: f64(3), Session: futures},
+			now:   ny(10, 12, 0),
+			want: `{"balance":0,"realized_pnl":0,"payouts_paid":0,"high_water_mark":0,
+				"drawdown_floor":null,"drawdown_remaining":null,"daily_loss_today":0,"daily_loss_remaining":null,
+				"profit_target_remaining":null,"trading_days":1,"min_trading_days_remaining":null,
+				"best_day_pct":null,"consistency_ok":null,"max_position":4,
+				"breaches":[{"rule":"max_contracts","at":"2026-02-10T15:00:00Z","trading_day":"2026-02-10",
+				"value":4,"limit":3,"trade_id":"b"}]}`,
+		},
+		{
+			// A lock below the static floor never lowers it: the floor stays
+			// at 48,000 and a fall to 47,500 breaks it.
+			name: "lock below the starting floor", fills: []Fill{
+				fill(ny(10, 10, 0), "t1", 0, 0, 1),
+				fill(ny(10, 10, 5), "t1", -2500, 0, -1),
+			},
+			rules: Rules{StartingBalance: 50000, MaxDrawdown: f64(2000), DrawdownLockAt: f64(47000), Session: futures},
+			now:   ny(10, 12, 0),
+			want: `{"balance":47500,"realized_pnl":-2500,"payouts_paid":0,"high_water_mark":50000,
+				"drawdown_floor":48000,"drawdown_remaining":-500,"daily_loss_today":2500,"daily_loss_remaining":null,
+				"profit_target_remaining":null,"trading_days":1,"min_trading_days_remaining":null,
+				"best_day_pct":null,"consistency_ok":null,"max_position":1,
+				"breaches":[{"rule":"max_drawdown","at":"2026-02-10T15:05:00Z","trading_day":"2026-02-10",
+				"value":47500,"limit":48000,"trade_id":"t1"}]}`,
+		},
+		{
+			// A max daily loss of 0: the first fill of the day, at 0, is at
+			// the limit; the limit is 0, never -0.
+			name: "max daily loss 0", fills: []Fill{fill(ny(10, 10, 0), "t1", 0, 0, 1)},
+			rules: Rules{StartingBalance: 100, MaxDailyLoss: f64(0), Session: futures},
+			now:   ny(10, 12, 0),
+			want: `{"balance":100,"realized_pnl":0,"payouts_paid":0,"high_water_mark":100,
+				"drawdown_floor":null,"drawdown_remaining":null,"daily_loss_today":0,"daily_loss_remaining":0,
+				"profit_target_remaining":null,"trading_days":1,"min_trading_days_remaining":null,
+				"best_day_pct":null,"consistency_ok":null,"max_position":1,
+				"breaches":[{"rule":"max_daily_loss","at":"2026-02-10T15:00:00Z","trading_day":"2026-02-10",
+				"value":0,"limit":0,"trade_id":"t1"}]}`,
 		},
 		{
 			// No rules set: every rule's figure is null; the rest is given.
