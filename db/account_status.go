@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -17,11 +16,7 @@ import (
 // the journal has no market prices.
 func (db *DB) AccountStatus(ctx context.Context, userID, id string) (prop.Status, error) {
 	return inTx(ctx, db.beginRead, func(tx txn) (prop.Status, error) {
-		a, err := scanAccount(tx.QueryRowContext(ctx,
-			`SELECT `+accountColumns+` FROM accounts WHERE user_id = ? AND id = ?`, userID, id))
-		if errors.Is(err, sql.ErrNoRows) {
-			return prop.Status{}, notFound("Account")
-		}
+		a, err := oneAccount(ctx, tx, userID, id)
 		if err != nil {
 			return prop.Status{}, err
 		}

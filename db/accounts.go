@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"strconv"
-	"strings"
 )
 
 // Account is a trading account: a prop-firm evaluation or funded account, or
@@ -174,8 +173,7 @@ func (db *DB) CreateAccount(ctx context.Context, userID string, in AccountInput)
 	}
 	defer tx.Rollback()
 	fields := a.fields()
-	_, err = tx.ExecContext(ctx, `INSERT INTO accounts (user_id, `+accountColumns+`)
-		VALUES (?`+strings.Repeat(", ?", len(fields))+`)`, append([]any{userID}, fields...)...)
+	_, err = tx.ExecContext(ctx, insertSQL("accounts", accountColumns, len(fields)), append([]any{userID}, fields...)...)
 	if isUniqueViolation(err) {
 		return Account{}, accountNumberTaken(a.AccountNumber)
 	}
@@ -195,13 +193,30 @@ func accountNumberTaken(number string) error {
 	}
 }
 
-// Account reads one of the user's accounts.
-func (db *DB) Account(ctx context.Context, userID, id string) (Account, error) {
-	a, err := scanAccount(db.read.QueryRowContext(ctx,
+// oneAccount reads one of the user's accounts without its tags.
+func oneAccount(ctx context.Context, q querier, userID, id string) (Account, error) {
+	a, err := scanAccount(q.QueryRowContext(ctx,
 		`SELECT `+accountColumns+` FROM accounts WHERE user_id = ? AND id = ?`, userID, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Account{}, notFound("Account")
 	}
+	return a, err
+}
+
+// accountRef reads the account a body's account_id names: one that is not
+// the user's is a *NotFoundError naming the field.
+func accountRef(ctx context.Context, q querier, userID, id string) (Account, error) {
+	a, err := oneAccount(ctx, q, userID, id)
+	var missing *NotFoundError
+	if errors.As(err, &missing) {
+		return Account{}, &NotFoundError{Kind: "Account", Field: "account_id"}
+	}
+	return a, err
+}
+
+// Account reads one of the user's accounts.
+func (db *DB) Account(ctx context.Context, userID, id string) (Account, error) {
+	a, err := oneAccount(ctx, db.read, userID, id)
 	if err != nil {
 		return Account{}, err
 	}
@@ -257,20 +272,15 @@ func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountIn
 		return Account{}, err
 	}
 	defer tx.Rollback()
-	a, err := scanAccount(tx.QueryRowContext(ctx,
-		`SELECT `+accountColumns+` FROM accounts WHERE user_id = ? AND id = ?`, userID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Account{}, notFound("Account")
-	}
+	a, err := oneAccount(ctx, tx, userID, id)
 	if err != nil {
 		return Account{}, err
 	}
 	in.apply(&a)
 	a.UpdatedAt = db.now()
 	// Every column is written back; the id and created_at as they were.
-	_, err = tx.ExecContext(ctx, `UPDATE accounts SET (`+accountColumns+`) = (`+
-		strings.TrimPrefix(strings.Repeat(", ?", len(a.fields())), ", ")+`) WHERE user_id = ? AND id = ?`,
-		append(a.fields(), userID, id)...)
+	fields := a.fields()
+	_, err = tx.ExecContext(ctx, updateSQL("accounts", accountColumns, len(fields)), append(fields, userID, id)...)
 	if isUniqueViolation(err) {
 		return Account{}, accountNumberTaken(a.AccountNumber)
 	}

@@ -2,8 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 )
 
 // Expense is money spent to trade at a prop firm: an evaluation, a reset,
@@ -83,27 +81,15 @@ func (db *DB) CreateExpense(ctx context.Context, userID string, in ExpenseInput)
 			return Expense{}, err
 		}
 		if id := in.AccountID; id.Set && !id.Null {
-			if e.Currency, e.PropFirm, err = accountCurrencyFirm(ctx, tx, userID, id.Value); err != nil {
+			a, err := accountRef(ctx, tx, userID, id.Value)
+			if err != nil {
 				return Expense{}, err
 			}
+			e.Currency, e.PropFirm = a.Currency, a.PropFirm
 		}
 		in.apply(&e)
 		return expenses.insert(ctx, tx, userID, &e, in.DocumentIDs)
 	})
-}
-
-// accountCurrencyFirm is the currency and firm of one of the user's
-// accounts; an account that is not the user's is a *NotFoundError naming
-// account_id.
-func accountCurrencyFirm(ctx context.Context, q querier, userID, accountID string) (string, *string, error) {
-	var currency string
-	var firm *string
-	err := q.QueryRowContext(ctx, `SELECT currency, prop_firm FROM accounts WHERE user_id = ? AND id = ?`,
-		userID, accountID).Scan(&currency, &firm)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil, &NotFoundError{Kind: "Account", Field: "account_id"}
-	}
-	return currency, firm, err
 }
 
 // Expense reads one of the user's expenses.
@@ -122,7 +108,7 @@ func (db *DB) UpdateExpense(ctx context.Context, userID, id string, in ExpenseIn
 			return Expense{}, err
 		}
 		if v := in.AccountID; v.Set && !v.Null && (e.AccountID == nil || v.Value != *e.AccountID) {
-			if _, _, err := accountCurrencyFirm(ctx, tx, userID, v.Value); err != nil {
+			if _, err := accountRef(ctx, tx, userID, v.Value); err != nil {
 				return Expense{}, err
 			}
 		}

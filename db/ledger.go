@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 )
 
 // ledger describes a kind of money record (payouts, expenses) to the code
@@ -40,8 +39,7 @@ func (l ledger[T]) load(ctx context.Context, q querier, userID, id string) (T, e
 // then reads it back.
 func (l ledger[T]) insert(ctx context.Context, tx txn, userID string, rec *T, docs Optional[[]string]) (T, error) {
 	fields := l.fields(rec)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO `+l.table+` (user_id, `+l.columns+`)
-		VALUES (?`+strings.Repeat(", ?", len(fields))+`)`, append([]any{userID}, fields...)...); err != nil {
+	if _, err := tx.ExecContext(ctx, insertSQL(l.table, l.columns, len(fields)), append([]any{userID}, fields...)...); err != nil {
 		return *rec, err
 	}
 	id := *fields[0].(*string)
@@ -56,8 +54,7 @@ func (l ledger[T]) insert(ctx context.Context, tx txn, userID string, rec *T, do
 func (l ledger[T]) update(ctx context.Context, tx txn, userID string, rec *T, docs Optional[[]string]) (T, error) {
 	fields := l.fields(rec)
 	id := *fields[0].(*string)
-	if _, err := tx.ExecContext(ctx, `UPDATE `+l.table+` SET (`+l.columns+`) = (?`+
-		strings.Repeat(", ?", len(fields)-1)+`) WHERE user_id = ? AND id = ?`, append(fields, userID, id)...); err != nil {
+	if _, err := tx.ExecContext(ctx, updateSQL(l.table, l.columns, len(fields)), append(fields, userID, id)...); err != nil {
 		return *rec, err
 	}
 	if err := l.links.set(ctx, tx, userID, id, docs); err != nil {

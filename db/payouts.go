@@ -2,8 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 
 	"tradejournal/db/prop"
 )
@@ -86,29 +84,17 @@ func (db *DB) CreatePayout(ctx context.Context, userID string, in PayoutInput) (
 	now := db.now()
 	p := Payout{ID: db.NewID(), Status: "requested", CreatedAt: now, UpdatedAt: now}
 	return inTx(ctx, db.begin, func(tx txn) (Payout, error) {
-		split, err := accountSplit(ctx, tx, userID, in.AccountID.Value)
+		a, err := accountRef(ctx, tx, userID, in.AccountID.Value)
 		if err != nil {
 			return Payout{}, err
 		}
 		if p.Date, err = db.today(ctx, tx, userID); err != nil {
 			return Payout{}, err
 		}
-		p.ProfitSplit = split
+		p.ProfitSplit = a.ProfitSplit
 		in.apply(&p)
 		return payouts.insert(ctx, tx, userID, &p, in.DocumentIDs)
 	})
-}
-
-// accountSplit is the profit split of one of the user's accounts; an
-// account that is not the user's is a *NotFoundError naming account_id.
-func accountSplit(ctx context.Context, q querier, userID, accountID string) (float64, error) {
-	var split float64
-	err := q.QueryRowContext(ctx, `SELECT profit_split FROM accounts WHERE user_id = ? AND id = ?`,
-		userID, accountID).Scan(&split)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, &NotFoundError{Kind: "Account", Field: "account_id"}
-	}
-	return split, err
 }
 
 // today is the date in the user's timezone.
@@ -136,7 +122,7 @@ func (db *DB) UpdatePayout(ctx context.Context, userID, id string, in PayoutInpu
 			return Payout{}, err
 		}
 		if in.AccountID.Set && in.AccountID.Value != p.AccountID {
-			if _, err := accountSplit(ctx, tx, userID, in.AccountID.Value); err != nil {
+			if _, err := accountRef(ctx, tx, userID, in.AccountID.Value); err != nil {
 				return Payout{}, err
 			}
 		}

@@ -34,6 +34,18 @@ func jsonList(ids []string) string {
 	return string(b)
 }
 
+// insertSQL writes a new row of the user's: user_id, then n columns, bound
+// in that order.
+func insertSQL(table, columns string, n int) string {
+	return `INSERT INTO ` + table + ` (user_id, ` + columns + `) VALUES (?` + strings.Repeat(", ?", n) + `)`
+}
+
+// updateSQL writes all n columns of one of the user's rows back, bound in
+// their order, then the user id and the row's id.
+func updateSQL(table, columns string, n int) string {
+	return `UPDATE ` + table + ` SET (` + columns + `) = (?` + strings.Repeat(", ?", n-1) + `) WHERE user_id = ? AND id = ?`
+}
+
 // filter is the condition of a list's query, every value a parameter.
 type filter struct {
 	conds []string
