@@ -44,10 +44,17 @@ type Session struct {
 const noon = 12 * 60
 
 // Day is the label of the trading day holding t: the date it starts on,
-// plus one day when it starts at noon or later. It is read from the days'
-// starting instants (Begins), so a start in an hour a DST change skips or
-// repeats still labels every instant once and as Begins does.
+// plus one day when it starts at noon or later.
 func (s Session) Day(t time.Time) string {
+	day, _, _ := s.bounds(t)
+	return day
+}
+
+// bounds is the trading day holding t: its label, its start and its end.
+// It is read from the days' starting instants (Begins), so a start in an
+// hour a DST change skips or repeats still gives every instant one day, the
+// one Begins says.
+func (s Session) bounds(t time.Time) (day string, begins, ends time.Time) {
 	lt := t.In(s.Loc)
 	d := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, time.UTC)
 	if s.Start >= noon {
@@ -55,16 +62,15 @@ func (s Session) Day(t time.Time) string {
 	}
 	// The local date's day, or the one before or after it.
 	for {
-		label := d.Format(time.DateOnly)
-		if begins := s.begins(d); t.Before(begins) {
+		begins, ends = s.begins(d), s.begins(d.AddDate(0, 0, 1))
+		switch {
+		case t.Before(begins):
 			d = d.AddDate(0, 0, -1)
-			continue
-		}
-		if next := s.begins(d.AddDate(0, 0, 1)); !t.Before(next) {
+		case !t.Before(ends):
 			d = d.AddDate(0, 0, 1)
-			continue
+		default:
+			return d.Format(time.DateOnly), begins, ends
 		}
-		return label
 	}
 }
 
@@ -173,10 +179,11 @@ type walk struct {
 	open, maxOpen  float64
 	day            string // the trading day of the last event
 	dayPnL         map[string]float64
-	breached       map[string]bool
 	breaches       []Breach
-	hasFloor       bool
 }
+
+// hasFloor says whether the account has a drawdown rule.
+func (w *walk) hasFloor() bool { return w.r.MaxDrawdown != nil }
 
 // Walk takes the account's fills and paid payouts in time order (a payout
 // before the fills of its day; fills at the same instant by trade id, a
@@ -209,9 +216,8 @@ func Walk(r Rules, fills []Fill, payouts []Payout, now time.Time) (Status, error
 	})
 
 	w := walk{r: r, balance: r.StartingBalance, hwm: r.StartingBalance, eodHigh: r.StartingBalance,
-		dayPnL: map[string]float64{}, breached: map[string]bool{}, breaches: []Breach{},
-		hasFloor: r.MaxDrawdown != nil}
-	if w.hasFloor {
+		dayPnL: map[string]float64{}, breaches: []Breach{}}
+	if w.hasFloor() {
 		w.floor = r.StartingBalance - *r.MaxDrawdown
 		w.raise(w.floor)
 	}
@@ -227,9 +233,7 @@ func Walk(r Rules, fills []Fill, payouts []Payout, now time.Time) (Status, error
 		} else {
 			f = &fills[e.index]
 			if fillDay == "" || f.At.Before(begins) || !f.At.Before(ends) {
-				fillDay = r.Session.Day(f.At)
-				begins, _ = r.Session.Begins(fillDay)
-				ends = r.Session.ends(fillDay)
+				fillDay, begins, ends = r.Session.bounds(f.At)
 			}
 			day = fillDay
 		}
@@ -258,12 +262,12 @@ func (w *walk) fill(day string, f *Fill) {
 	w.open = trading.Round8(w.open + f.Open)
 	w.maxOpen = max(w.maxOpen, w.open)
 	w.hwm = max(w.hwm, w.balance)
-	if w.hasFloor && w.r.DrawdownMode == Trailing {
+	if w.hasFloor() && w.r.DrawdownMode == Trailing {
 		w.raise(w.hwm - *w.r.MaxDrawdown)
 	}
 
 	id := f.TradeID
-	if w.hasFloor && w.balance <= w.floor {
+	if w.hasFloor() && w.balance <= w.floor {
 		w.breach(RuleDrawdown, f.At, day, w.balance, w.floor, &id)
 	}
 	if m := w.r.MaxDailyLoss; m != nil && w.dayPnL[day] <= -*m {
@@ -282,7 +286,7 @@ func (w *walk) pay(at time.Time, day string, amount float64) {
 	w.paid = trading.Round8(w.paid + amount)
 	w.hwm = trading.Round8(w.hwm - amount)
 	w.eodHigh = trading.Round8(w.eodHigh - amount)
-	if !w.hasFloor {
+	if !w.hasFloor() {
 		return
 	}
 	if !w.locked {
@@ -297,7 +301,7 @@ func (w *walk) pay(at time.Time, day string, amount float64) {
 // end-of-day trailing floor.
 func (w *walk) endDay() {
 	w.eodHigh = max(w.eodHigh, w.balance)
-	if w.hasFloor && w.r.DrawdownMode == EODTrailing {
+	if w.hasFloor() && w.r.DrawdownMode == EODTrailing {
 		w.raise(w.eodHigh - *w.r.MaxDrawdown)
 	}
 }
@@ -319,10 +323,9 @@ func (w *walk) raise(candidate float64) {
 
 // breach records a rule's first breach; later ones are not reported.
 func (w *walk) breach(rule string, at time.Time, day string, value, limit float64, tradeID *string) {
-	if w.breached[rule] {
+	if slices.ContainsFunc(w.breaches, func(b Breach) bool { return b.Rule == rule }) {
 		return
 	}
-	w.breached[rule] = true
 	w.breaches = append(w.breaches, Breach{Rule: rule, At: at.UTC().Format(time.RFC3339), TradingDay: day,
 		Value: trading.Round8(value), Limit: trading.Round8(limit), TradeID: tradeID}) // Round8: never -0
 }
@@ -341,7 +344,7 @@ func (w *walk) status(now time.Time) Status {
 		Breaches:       w.breaches,
 		EvaluatedAt:    now.UTC().Format(time.RFC3339),
 	}
-	if w.hasFloor {
+	if w.hasFloor() {
 		s.DrawdownFloor = ptr(w.floor)
 		s.DrawdownRemaining = ptr(trading.Round8(w.balance - w.floor))
 	}
