@@ -172,10 +172,7 @@ func (t *fillTrade) walkFills(out []prop.Fill) ([]prop.Fill, error) {
 	if err != nil {
 		return nil, fmt.Errorf("trade %s: %w", t.id, err)
 	}
-	opening := "buy"
-	if t.side == "short" {
-		opening = "sell"
-	}
+	opening := trading.Opening(t.side)
 	for _, i := range pos.Order {
 		f := t.fills[i]
 		open := f.Quantity

@@ -50,15 +50,13 @@ func Derive(side string, fills []Fill, pointValue float64) (Position, error) {
 	if len(fills) == 0 {
 		return Position{}, &InvalidError{Field: "executions", Message: "at least one execution is required"}
 	}
-	var opening string
-	var sign float64
-	switch side {
-	case "long":
-		opening, sign = "buy", 1
-	case "short":
-		opening, sign = "sell", -1
-	default:
+	opening := Opening(side)
+	if opening == "" {
 		return Position{}, &InvalidError{Field: "side", Message: `must be "long" or "short"`}
+	}
+	sign := 1.0
+	if side == "short" {
+		sign = -1
 	}
 
 	order := make([]int, len(fills))
@@ -150,6 +148,18 @@ func Derive(side string, fills []Fill, pointValue float64) (Position, error) {
 		pos.ExitAt = &lastExit
 	}
 	return pos, nil
+}
+
+// Opening is the side of the fills that open, and add to, a trade of side:
+// "buy" for long, "sell" for short; "" for any other side.
+func Opening(side string) string {
+	switch side {
+	case "long":
+		return "buy"
+	case "short":
+		return "sell"
+	}
+	return ""
 }
 
 // invalidFill names the offending fill by its input index, which is what the
