@@ -66,17 +66,18 @@ type StatsSummary struct {
 
 // StatsSummary computes the summary of the user's closed trades matching f.
 func (db *DB) StatsSummary(ctx context.Context, userID string, f TradeFilter) (StatsSummary, error) {
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return StatsSummary{}, err
-	}
-	defer tx.Rollback()
+	return inTx(ctx, db.beginRead, func(tx txn) (StatsSummary, error) {
+		return statsSummary(ctx, tx, userID, f)
+	})
+}
+
+func statsSummary(ctx context.Context, tx txn, userID string, f TradeFilter) (StatsSummary, error) {
 	where, args := f.statsWhere(userID)
 	// SQL sums the money; the walk in order below, which reads each
 	// trade's net P&L and status anyway, counts the outcomes.
 	var s StatsSummary
 	var avgR, avgHold *float64
-	err = tx.QueryRowContext(ctx, `SELECT count(*), total(t.gross_pnl), total(t.total_commission), total(t.net_pnl),
+	err := tx.QueryRowContext(ctx, `SELECT count(*), total(t.gross_pnl), total(t.total_commission), total(t.net_pnl),
 		avg(t.r_ratio), avg(t.hold_seconds) FROM trades t WHERE `+where+` AND `+closed, args...).
 		Scan(&s.Trades, &s.GrossPnL, &s.Commissions, &s.NetPnL, &avgR, &avgHold)
 	if err != nil {
@@ -134,12 +135,12 @@ func round8(p *float64) *float64 {
 
 // closedTrades reads the closed trades matching where in order, with their
 // ids when withIDs; n is how many there are likely to be.
-func closedTrades(ctx context.Context, tx txn, where string, args []any, withIDs bool, n int) ([]stats.Point, error) {
+func closedTrades(ctx context.Context, q querier, where string, args []any, withIDs bool, n int) ([]stats.Point, error) {
 	id := "''"
 	if withIDs {
 		id = "t.id"
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+id+`, t.day, t.net_pnl, t.status FROM trades t
+	rows, err := q.QueryContext(ctx, `SELECT `+id+`, t.day, t.net_pnl, t.status FROM trades t
 		WHERE `+where+` AND `+closed+` ORDER BY `+statsOrder, args...)
 	if err != nil {
 		return nil, err
@@ -152,6 +153,27 @@ func closedTrades(ctx context.Context, tx txn, where string, args []any, withIDs
 			return nil, err
 		}
 		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// closedDays reads the net P&L of each day of the closed trades matching
+// where, in order.
+func closedDays(ctx context.Context, q querier, where string, args []any) ([]stats.Point, error) {
+	rows, err := q.QueryContext(ctx, `SELECT t.day, total(t.net_pnl) FROM trades t
+		WHERE `+where+` AND `+closed+` GROUP BY t.day ORDER BY t.day`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []stats.Point
+	for rows.Next() {
+		var p stats.Point
+		if err := rows.Scan(&p.Day, &p.NetPnL); err != nil {
+			return nil, err
+		}
+		p.NetPnL = trading.Round8(p.NetPnL)
+		out = append(out, p)
 	}
 	return out, rows.Err()
 }
@@ -170,15 +192,12 @@ type DailyStats struct {
 
 // StatsDaily lists the days with closed trades matching f, ascending.
 func (db *DB) StatsDaily(ctx context.Context, userID string, f TradeFilter) ([]DailyStats, error) {
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	return dailyStats(ctx, tx, userID, f)
+	return inTx(ctx, db.beginRead, func(tx txn) ([]DailyStats, error) {
+		return statsDaily(ctx, tx, userID, f)
+	})
 }
 
-func dailyStats(ctx context.Context, tx txn, userID string, f TradeFilter) ([]DailyStats, error) {
+func statsDaily(ctx context.Context, tx txn, userID string, f TradeFilter) ([]DailyStats, error) {
 	where, args := f.statsWhere(userID)
 	rows, err := tx.QueryContext(ctx, `SELECT t.day, count(*), coalesce(sum(t.status = 'win'), 0),
 		coalesce(sum(t.status = 'loss'), 0), coalesce(sum(t.status = 'breakeven'), 0),
@@ -214,36 +233,15 @@ type EquityPoint struct {
 // StatsEquity is the equity curve of the closed trades matching f, over
 // day closes, or trade by trade when byTrade.
 func (db *DB) StatsEquity(ctx context.Context, userID string, f TradeFilter, byTrade bool) ([]EquityPoint, error) {
-	tx, err := db.beginRead(ctx)
+	where, args := f.statsWhere(userID)
+	points, err := inTx(ctx, db.beginRead, func(tx txn) ([]stats.Point, error) {
+		if byTrade {
+			return closedTrades(ctx, tx, where, args, true, 0)
+		}
+		return closedDays(ctx, tx, where, args)
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer tx.Rollback()
-	var points []stats.Point
-	if byTrade {
-		where, args := f.statsWhere(userID)
-		if points, err = closedTrades(ctx, tx, where, args, true, 0); err != nil {
-			return nil, err
-		}
-	} else {
-		where, args := f.statsWhere(userID)
-		rows, err := tx.QueryContext(ctx, `SELECT t.day, total(t.net_pnl) FROM trades t
-			WHERE `+where+` AND `+closed+` GROUP BY t.day ORDER BY t.day`, args...)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var p stats.Point
-			if err := rows.Scan(&p.Day, &p.NetPnL); err != nil {
-				return nil, err
-			}
-			p.NetPnL = trading.Round8(p.NetPnL)
-			points = append(points, p)
-		}
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
 	}
 	out := make([]EquityPoint, 0, len(points))
 	for _, p := range stats.Curve(points) {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"tradejournal/db"
@@ -10,8 +11,8 @@ import (
 
 // statsHandler answers a statistic of DESIGN §9 over the trades the list's
 // filters select (a malformed filter is a 400 naming it), as {"data": …}.
-// Extra reads the statistic's own parameters from the query.
-func statsHandler[T any](s *Server, compute func(ctx context.Context, userID string, f db.TradeFilter, q map[string][]string) (T, error)) handlerFunc {
+// compute reads the statistic's own parameters from the query.
+func statsHandler[T any](s *Server, compute func(ctx context.Context, userID string, f db.TradeFilter, q url.Values) (T, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 		q := r.URL.Query()
 		filter, err := parseTradeFilter(q)
@@ -28,18 +29,18 @@ func statsHandler[T any](s *Server, compute func(ctx context.Context, userID str
 	}
 }
 
-func (s *Server) statsSummary(ctx context.Context, userID string, f db.TradeFilter, _ map[string][]string) (db.StatsSummary, error) {
+func (s *Server) statsSummary(ctx context.Context, userID string, f db.TradeFilter, _ url.Values) (db.StatsSummary, error) {
 	return s.db.StatsSummary(ctx, userID, f)
 }
 
-func (s *Server) statsDaily(ctx context.Context, userID string, f db.TradeFilter, _ map[string][]string) ([]db.DailyStats, error) {
+func (s *Server) statsDaily(ctx context.Context, userID string, f db.TradeFilter, _ url.Values) ([]db.DailyStats, error) {
 	return s.db.StatsDaily(ctx, userID, f)
 }
 
 // statsEquity reads resolution: day (the default) or trade.
-func (s *Server) statsEquity(ctx context.Context, userID string, f db.TradeFilter, q map[string][]string) ([]db.EquityPoint, error) {
+func (s *Server) statsEquity(ctx context.Context, userID string, f db.TradeFilter, q url.Values) ([]db.EquityPoint, error) {
 	fe := fieldErrors{}
-	resolution := fe.queryEnum("resolution", queryValue(q, "resolution"), []string{"day", "trade"})
+	resolution := fe.queryEnum("resolution", strings.TrimSpace(q.Get("resolution")), []string{"day", "trade"})
 	if err := fe.err(); err != nil {
 		return nil, err
 	}
@@ -47,14 +48,6 @@ func (s *Server) statsEquity(ctx context.Context, userID string, f db.TradeFilte
 }
 
 // statsBreakdown reads by, which is required.
-func (s *Server) statsBreakdown(ctx context.Context, userID string, f db.TradeFilter, q map[string][]string) ([]db.BreakdownRow, error) {
-	return s.db.StatsBreakdown(ctx, userID, f, queryValue(q, "by"))
-}
-
-// queryValue is the first value of the query parameter name, trimmed.
-func queryValue(q map[string][]string, name string) string {
-	if vs := q[name]; len(vs) > 0 {
-		return strings.TrimSpace(vs[0])
-	}
-	return ""
+func (s *Server) statsBreakdown(ctx context.Context, userID string, f db.TradeFilter, q url.Values) ([]db.BreakdownRow, error) {
+	return s.db.StatsBreakdown(ctx, userID, f, strings.TrimSpace(q.Get("by")))
 }
