@@ -1,9 +1,7 @@
 package db
 
 import (
-	"cmp"
 	"context"
-	"slices"
 
 	"tradejournal/db/stats"
 	"tradejournal/db/trading"
@@ -50,123 +48,63 @@ func (db *DB) PayoutSummary(ctx context.Context, userID, start, end string) (Pay
 	paid.eq("p.status", "paid")
 	paid.dates("p.date", start, end)
 	spent.dates("date", start, end)
-	type group struct {
-		currency         string
-		firm, account    *string
-		paid, share, exp float64
-	}
-	groups, err := inTx(ctx, db.beginRead, func(tx txn) ([]group, error) {
-		rows, err := tx.Tx.QueryContext(ctx, `SELECT a.currency, a.prop_firm, p.account_id,
-				sum(p.total_amount), sum(p.traders_share), 0
-			FROM payouts p JOIN accounts a ON a.id = p.account_id
-			WHERE `+paid.where()+` GROUP BY a.currency, a.prop_firm, p.account_id
-			UNION ALL
-			SELECT currency, prop_firm, account_id, 0, 0, sum(amount) FROM expenses
-			WHERE `+spent.where()+` GROUP BY currency, prop_firm, account_id`,
-			append(paid.args, spent.args...)...)
+	// The money in and out, each row with its currency, firm and account;
+	// every grouping below is by currency first.
+	money := `WITH money (currency, prop_firm, account_id, paid, share, spent) AS (
+		SELECT a.currency, a.prop_firm, p.account_id, p.total_amount, p.traders_share, 0
+		FROM payouts p JOIN accounts a ON a.id = p.account_id WHERE ` + paid.where() + `
+		UNION ALL
+		SELECT currency, prop_firm, account_id, 0, 0, amount FROM expenses WHERE ` + spent.where() + `) `
+	args := append(paid.args, spent.args...)
+	// by groups by a column besides the currency (NULL: none), named rows
+	// in order, then the row without one.
+	by := func(tx txn, column string) ([]*string, []PayoutTotals, error) {
+		rows, err := tx.Tx.QueryContext(ctx, money+`SELECT `+column+`, currency, total(paid), total(share), total(spent)
+			FROM money GROUP BY currency, `+column+` ORDER BY currency, `+column+` IS NULL, `+column, args...)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer rows.Close()
-		var out []group
+		var names []*string
+		var out []PayoutTotals
 		for rows.Next() {
-			var g group
-			if err := rows.Scan(&g.currency, &g.firm, &g.account, &g.paid, &g.share, &g.exp); err != nil {
-				return nil, err
+			var name *string
+			var t PayoutTotals
+			if err := rows.Scan(&name, &t.Currency, &t.PaidTotal, &t.TradersShare, &t.Expenses); err != nil {
+				return nil, nil, err
 			}
-			out = append(out, g)
+			names, out = append(names, name), append(out, t.done())
 		}
-		return out, rows.Err()
+		return names, out, rows.Err()
+	}
+	return inTx(ctx, db.beginRead, func(tx txn) (PayoutSummary, error) {
+		s := PayoutSummary{Currencies: []PayoutTotals{}, ByFirm: []FirmTotals{}, ByAccount: []AccountTotals{}}
+		_, currencies, err := by(tx, "NULL")
+		if err != nil {
+			return s, err
+		}
+		s.Currencies = append(s.Currencies, currencies...)
+		firms, totals, err := by(tx, "prop_firm")
+		if err != nil {
+			return s, err
+		}
+		for i, t := range totals {
+			s.ByFirm = append(s.ByFirm, FirmTotals{firms[i], t})
+		}
+		accounts, totals, err := by(tx, "account_id")
+		for i, t := range totals {
+			s.ByAccount = append(s.ByAccount, AccountTotals{accounts[i], t})
+		}
+		return s, err
 	})
-	if err != nil {
-		return PayoutSummary{}, err
-	}
-
-	// A firm or account, by currency; none is the row without one.
-	type key struct {
-		currency string
-		none     bool
-		id       string
-	}
-	keyOf := func(currency string, id *string) key {
-		if id == nil {
-			return key{currency: currency, none: true}
-		}
-		return key{currency: currency, id: *id}
-	}
-	currencies, firms, accounts := totalsBy[string](), totalsBy[key](), totalsBy[key]()
-	for _, g := range groups {
-		for _, t := range []*PayoutTotals{
-			currencies.get(g.currency, g.currency),
-			firms.get(keyOf(g.currency, g.firm), g.currency),
-			accounts.get(keyOf(g.currency, g.account), g.currency),
-		} {
-			t.PaidTotal += g.paid
-			t.TradersShare += g.share
-			t.Expenses += g.exp
-		}
-		firms.labels[keyOf(g.currency, g.firm)] = g.firm
-		accounts.labels[keyOf(g.currency, g.account)] = g.account
-	}
-
-	s := PayoutSummary{Currencies: []PayoutTotals{}, ByFirm: []FirmTotals{}, ByAccount: []AccountTotals{}}
-	for _, c := range sortedKeys(currencies.rows, func(a, b string) int { return cmp.Compare(a, b) }) {
-		s.Currencies = append(s.Currencies, currencies.rows[c].done())
-	}
-	byKey := func(a, b key) int {
-		// Within a currency, named rows by name, then the one without.
-		none := func(k key) int {
-			if k.none {
-				return 1
-			}
-			return 0
-		}
-		return cmp.Or(cmp.Compare(a.currency, b.currency), cmp.Compare(none(a), none(b)), cmp.Compare(a.id, b.id))
-	}
-	for _, k := range sortedKeys(firms.rows, byKey) {
-		s.ByFirm = append(s.ByFirm, FirmTotals{firms.labels[k], firms.rows[k].done()})
-	}
-	for _, k := range sortedKeys(accounts.rows, byKey) {
-		s.ByAccount = append(s.ByAccount, AccountTotals{accounts.labels[k], accounts.rows[k].done()})
-	}
-	return s, nil
-}
-
-// totals collects PayoutTotals by a key, with each key's label.
-type totals[K comparable] struct {
-	rows   map[K]*PayoutTotals
-	labels map[K]*string
-}
-
-func totalsBy[K comparable]() totals[K] {
-	return totals[K]{rows: map[K]*PayoutTotals{}, labels: map[K]*string{}}
-}
-
-func (t totals[K]) get(k K, currency string) *PayoutTotals {
-	r := t.rows[k]
-	if r == nil {
-		r = &PayoutTotals{Currency: currency}
-		t.rows[k] = r
-	}
-	return r
 }
 
 // done rounds the sums and derives net and ROI.
-func (t *PayoutTotals) done() PayoutTotals {
-	out := *t
-	out.PaidTotal = trading.Round8(t.PaidTotal)
-	out.TradersShare = trading.Round8(t.TradersShare)
-	out.Expenses = trading.Round8(t.Expenses)
-	out.Net = trading.Round8(out.TradersShare - out.Expenses)
-	out.ROI = stats.Ratio(out.Net, out.Expenses)
-	return out
-}
-
-func sortedKeys[K comparable, V any](m map[K]V, compare func(a, b K) int) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, compare)
-	return keys
+func (t PayoutTotals) done() PayoutTotals {
+	t.PaidTotal = trading.Round8(t.PaidTotal)
+	t.TradersShare = trading.Round8(t.TradersShare)
+	t.Expenses = trading.Round8(t.Expenses)
+	t.Net = trading.Round8(t.TradersShare - t.Expenses)
+	t.ROI = stats.Ratio(t.Net, t.Expenses)
+	return t
 }
