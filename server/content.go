@@ -66,17 +66,13 @@ func contentList[T, In any](s *Server, store db.Content[T, In]) handlerFunc {
 func parseContentFilter(q url.Values, refs []string, timezone string) (db.ContentFilter, error) {
 	f := fieldErrors{}
 	filter := db.ContentFilter{
-		Refs:      map[string]string{},
-		StartDate: f.queryDate("start_date", strings.TrimSpace(q.Get("start_date"))),
-		EndDate:   f.queryDate("end_date", strings.TrimSpace(q.Get("end_date"))),
-		Timezone:  timezone,
+		Refs:     map[string]string{},
+		Timezone: timezone,
 	}
 	for _, name := range refs {
 		filter.Refs[name] = f.queryUUID(name, strings.TrimSpace(q.Get(name)))
 	}
-	if filter.StartDate != "" && filter.EndDate != "" && filter.StartDate > filter.EndDate {
-		f.add("end_date", "end_date must not be before start_date")
-	}
+	filter.StartDate, filter.EndDate = dateRange(f, q)
 	return filter, f.err()
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"tradejournal/db"
-	"tradejournal/db/trading"
 )
 
 // Payouts and expenses (DESIGN §10): the money a prop firm paid out of an
@@ -75,16 +74,11 @@ func decodeExpense(w http.ResponseWriter, r *http.Request, create bool) (db.Expe
 // money checks an amount of money that must be more than 0: required on
 // create, never null.
 func money(f fieldErrors, field string, v db.Optional[float64], create bool) {
-	switch {
-	case v.Null:
-		f.add(field, field+" cannot be null")
-	case create && !v.Set:
+	notNull(f, field, v)
+	if create && !v.Set {
 		f.add(field, field+" is required")
-	case v.Set:
-		if msg := trading.CheckAmount(field, v.Value); msg != "" {
-			f.add(field, msg)
-		}
 	}
+	f.amount(field, v)
 }
 
 // filteredList answers a list route whose query parse reads into a
@@ -111,16 +105,6 @@ func filteredList[F, T any](s *Server, parse func(url.Values) (F, error),
 		}
 		writeList(w, items, total, page)
 	}
-}
-
-// dateRange reads start_date and end_date, both inclusive.
-func dateRange(f fieldErrors, q url.Values) (start, end string) {
-	start = f.queryDate("start_date", strings.TrimSpace(q.Get("start_date")))
-	end = f.queryDate("end_date", strings.TrimSpace(q.Get("end_date")))
-	if start != "" && end != "" && start > end {
-		f.add("end_date", "end_date must not be before start_date")
-	}
-	return start, end
 }
 
 func parsePayoutFilter(q url.Values) (db.PayoutFilter, error) {

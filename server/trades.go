@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"tradejournal/db"
@@ -150,21 +151,14 @@ func validateExecution(f fieldErrors, path string, e *db.ExecutionInput) {
 
 // parseTradeFilter reads the list filters; a malformed value is a 400
 // naming the parameter.
-func parseTradeFilter(q map[string][]string) (db.TradeFilter, error) {
+func parseTradeFilter(q url.Values) (db.TradeFilter, error) {
 	f := fieldErrors{}
-	v := func(name string) string {
-		if vs := q[name]; len(vs) > 0 {
-			return strings.TrimSpace(vs[0])
-		}
-		return ""
-	}
+	v := func(name string) string { return strings.TrimSpace(q.Get(name)) }
 	filter := db.TradeFilter{
 		Symbol:     v("symbol"),
 		AccountID:  f.queryUUID("account_id", v("account_id")),
 		PlaybookID: f.queryUUID("playbook_id", v("playbook_id")),
 		ImportID:   f.queryUUID("import_id", v("import_id")),
-		StartDate:  f.queryDate("start_date", v("start_date")),
-		EndDate:    f.queryDate("end_date", v("end_date")),
 		Status:     f.queryEnum("status", v("status"), db.TradeStatuses),
 		Side:       f.queryEnum("side", v("side"), db.TradeSides),
 		AssetClass: f.queryEnum("asset_class", v("asset_class"), db.AssetClasses),
@@ -188,8 +182,6 @@ func parseTradeFilter(q map[string][]string) (db.TradeFilter, error) {
 			filter.TagIDs = append(filter.TagIDs, id)
 		}
 	}
-	if filter.StartDate != "" && filter.EndDate != "" && filter.StartDate > filter.EndDate {
-		f.add("end_date", "end_date must not be before start_date")
-	}
+	filter.StartDate, filter.EndDate = dateRange(f, q)
 	return filter, f.err()
 }

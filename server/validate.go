@@ -239,6 +239,17 @@ func (f fieldErrors) queryDate(name, v string) string {
 	return v
 }
 
+// dateRange reads start_date and end_date, both inclusive; an end before
+// the start is a 400 naming end_date.
+func dateRange(f fieldErrors, q url.Values) (start, end string) {
+	start = f.queryDate("start_date", strings.TrimSpace(q.Get("start_date")))
+	end = f.queryDate("end_date", strings.TrimSpace(q.Get("end_date")))
+	if start != "" && end != "" && start > end {
+		f.add("end_date", "end_date must not be before start_date")
+	}
+	return start, end
+}
+
 func (f fieldErrors) queryEnum(name, v string, allowed []string) string {
 	if v != "" && !isOneOf(v, allowed) {
 		f.add(name, name+" must be one of "+strings.Join(allowed, ", "))
