@@ -36,7 +36,10 @@ func (db *DB) AccountStatus(ctx context.Context, userID, id string) (prop.Status
 		if err != nil {
 			return prop.Status{}, err
 		}
-		return prop.Walk(rules, fills, payouts, db.Now())
+		now := db.Now()
+		s, err := prop.Walk(rules, fills, payouts, now)
+		s.EvaluatedAt = now.UTC().Format(TimeFormat) // the API's one timestamp form
+		return s, err
 	})
 }
 

@@ -53,7 +53,7 @@ func TestAccountStatus(t *testing.T) {
 		`"best_day_pct":698.13084112,"consistency_ok":false,"max_position":4,"breaches":[` +
 		`{"rule":"max_daily_loss","at":"2026-02-09T23:30:00Z","trading_day":"2026-02-10","value":-1300,"limit":-1000,"trade_id":"` + nq.ID + `"},` +
 		`{"rule":"max_contracts","at":"2026-02-11T14:30:00Z","trading_day":"2026-02-11","value":4,"limit":3,"trade_id":"` + mes.ID + `"}],` +
-		`"evaluated_at":"2026-02-12T15:00:00Z"}}` + "\n"
+		`"evaluated_at":"2026-02-12T15:00:00.000Z"}}` + "\n"
 	if string(got) != want {
 		t.Errorf("status\n got %s\nwant %s", got, want)
 	}
@@ -86,7 +86,7 @@ func TestAccountStatusEmpty(t *testing.T) {
 	want := `{"data":{"balance":0,"realized_pnl":0,"payouts_paid":0,"high_water_mark":0,"drawdown_floor":null,` +
 		`"drawdown_remaining":null,"daily_loss_today":0,"daily_loss_remaining":null,"profit_target_remaining":null,` +
 		`"trading_days":0,"min_trading_days_remaining":null,"best_day_pct":null,"consistency_ok":null,"max_position":0,` +
-		`"breaches":[],"evaluated_at":"2026-02-05T15:17:54Z"}}` + "\n"
+		`"breaches":[],"evaluated_at":"2026-02-05T15:17:54.123Z"}}` + "\n"
 	if string(got) != want {
 		t.Errorf("empty status\n got %s\nwant %s", got, want)
 	}
@@ -122,7 +122,7 @@ func TestAccountStatusExitWithoutTime(t *testing.T) {
 		`"trading_days":2,"min_trading_days_remaining":null,"best_day_pct":null,"consistency_ok":null,"max_position":4,"breaches":[` +
 		`{"rule":"max_contracts","at":"2026-02-11T00:00:00Z","trading_day":"2026-02-11","value":4,"limit":3,"trade_id":"` + manual.ID + `"},` +
 		`{"rule":"max_daily_loss","at":"2026-02-11T00:00:00Z","trading_day":"2026-02-11","value":-1200,"limit":-1000,"trade_id":"` + manual.ID + `"}],` +
-		`"evaluated_at":"2026-02-11T15:00:00Z"}}` + "\n"
+		`"evaluated_at":"2026-02-11T15:00:00.000Z"}}` + "\n"
 	if string(got) != want {
 		t.Errorf("status\n got %s\nwant %s", got, want)
 	}

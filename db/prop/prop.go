@@ -158,7 +158,7 @@ type Status struct {
 	ConsistencyOK           *bool    `json:"consistency_ok"`
 	MaxPosition             float64  `json:"max_position"`
 	Breaches                []Breach `json:"breaches"`
-	EvaluatedAt             string   `json:"evaluated_at"`
+	EvaluatedAt             string   `json:"evaluated_at"` // set by the caller, in its timestamp form
 }
 
 // event is a fill or a payout on the walk's timeline. It holds no pointer,
@@ -342,7 +342,6 @@ func (w *walk) status(now time.Time) Status {
 		TradingDays:    len(w.dayPnL),
 		MaxPosition:    w.maxOpen,
 		Breaches:       w.breaches,
-		EvaluatedAt:    now.UTC().Format(time.RFC3339),
 	}
 	if w.hasFloor() {
 		s.DrawdownFloor = ptr(w.floor)
