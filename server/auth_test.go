@@ -86,7 +86,7 @@ func TestAuth(t *testing.T) {
 			if tt.header != "" {
 				r.Header.Set("Authorization", tt.header)
 			}
-			w := ts.send(r)
+			w := ts.send(t, r)
 			if w.Code != tt.wantCode {
 				t.Errorf("status: got %d, want %d (body %s)", w.Code, tt.wantCode, w.Body)
 			}
@@ -121,7 +121,7 @@ func TestInvalidKeyBodyIdentical(t *testing.T) {
 		if h != "" {
 			r.Header.Set("Authorization", h)
 		}
-		w := ts.send(r)
+		w := ts.send(t, r)
 		if w.Code != http.StatusUnauthorized {
 			t.Errorf("%s key: status got %d, want 401", name, w.Code)
 		}

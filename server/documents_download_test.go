@@ -98,7 +98,7 @@ func TestSignedLink(t *testing.T) {
 	})
 	t.Run("head", func(t *testing.T) {
 		ts.pinClock(t0)
-		w := ts.send(httptest.NewRequest("HEAD", strings.TrimPrefix(d.DocumentURL, "http://journal.test"), nil))
+		w := ts.send(t, httptest.NewRequest("HEAD", strings.TrimPrefix(d.DocumentURL, "http://journal.test"), nil))
 		if w.Code != 200 || w.Body.Len() != 0 || w.Header().Get("Content-Length") != strconv.Itoa(len(pdf)) {
 			t.Errorf("HEAD: got %d, %d body bytes, Content-Length %s, want 200, none, %d",
 				w.Code, w.Body.Len(), w.Header().Get("Content-Length"), len(pdf))

@@ -112,7 +112,7 @@ func writeParts(mw *multipart.Writer, parts []part) error {
 // upload sends an upload and returns the response.
 func (ts *testServer) upload(t testing.TB, key string, parts []part) *httptest.ResponseRecorder {
 	t.Helper()
-	return ts.send(uploadRequest(t, key, parts))
+	return ts.send(t, uploadRequest(t, key, parts))
 }
 
 // mustUpload uploads and returns the document, failing unless the status is want.
@@ -136,7 +136,7 @@ func (ts *testServer) download(t *testing.T, link string, header map[string]stri
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	return ts.send(req)
+	return ts.send(t, req)
 }
 
 // testdata reads a sample file of the repository.

@@ -73,7 +73,7 @@ func TestUploadMemoryIsFlat(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	w := ts.send(req)
+	w := ts.send(t, req)
 	runtime.ReadMemStats(&after)
 
 	if w.Code != http.StatusCreated {

@@ -85,7 +85,7 @@ func (ts *testServer) request(t testing.TB, method, target, key, body string) *h
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	return ts.send(req)
+	return ts.send(t, req)
 }
 
 // newRequest builds a request with a JSON body, or none when body is "".
@@ -97,9 +97,12 @@ func newRequest(method, target, body string) *http.Request {
 	return req
 }
 
-func (ts *testServer) send(req *http.Request) *httptest.ResponseRecorder {
+// send serves req and checks the response against openapi.json.
+func (ts *testServer) send(t testing.TB, req *http.Request) *httptest.ResponseRecorder {
+	t.Helper()
 	w := httptest.NewRecorder()
 	ts.srv.ServeHTTP(w, req)
+	checkResponse(t, req, w)
 	return w
 }
 

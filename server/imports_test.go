@@ -28,7 +28,7 @@ func (ts *testServer) postImport(t testing.TB, key, fileName, content string, fi
 	req := httptest.NewRequest("POST", "/api/v1/imports", &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+key)
-	w := ts.send(req)
+	w := ts.send(t, req)
 	return w.Code, w.Body.Bytes()
 }
 

@@ -293,6 +293,21 @@ func TestIsolationEveryRoute(t *testing.T) {
 				t.Errorf("forged link %s (from %s): got %d, want 403", forged, u.Path, w.Code)
 			}
 		}},
+
+		// The document describes the API and holds no one's records: the
+		// same bytes with any key or none.
+		"GET /api/v1/openapi.json": {func(t *testing.T) {
+			_, anon := e.do(t, "GET", "/api/v1/openapi.json", "", "")
+			status, withKey := e.do(t, "GET", "/api/v1/openapi.json", bob, "")
+			if status != http.StatusOK || string(withKey) != string(anon) {
+				t.Errorf("openapi.json with bob's key: %d, %d bytes; without a key %d bytes", status, len(withKey), len(anon))
+			}
+			for _, id := range []string{a.account, a.trade, a.document} {
+				if strings.Contains(string(anon), id) {
+					t.Errorf("openapi.json holds alice's id %s", id)
+				}
+			}
+		}},
 	}
 	for _, pattern := range e.srv.RoutePatterns() {
 		checks, ok := cases[pattern]

@@ -104,7 +104,7 @@ func TestRateLimitFailedAuth(t *testing.T) {
 	r := httptest.NewRequest("GET", "/api/v1/accounts", nil)
 	r.Header.Set("Authorization", "Bearer "+bad)
 	r.RemoteAddr = "198.51.100.7:5000"
-	if w := ts.send(r); w.Code != 401 {
+	if w := ts.send(t, r); w.Code != 401 {
 		t.Errorf("other address, bad key: got %d, want 401", w.Code)
 	}
 	// Six seconds later one failure is back: a 401, then 429 again.

@@ -12,10 +12,11 @@ import (
 	"tradejournal/files"
 )
 
-// TestOnlyTheDownloadIsPublic walks the route table: every route but the
-// signed download has a scope and answers a request without a key with
-// 401; the download answers it with the 403 of a link that does not verify.
-func TestOnlyTheDownloadIsPublic(t *testing.T) {
+// TestOnlyTheDownloadAndTheDocumentArePublic walks the route table: every
+// route but the signed download and the OpenAPI document has a scope and
+// answers a request without a key with 401; the download answers it with
+// the 403 of a link that does not verify, the document with itself.
+func TestOnlyTheDownloadAndTheDocumentArePublic(t *testing.T) {
 	dir := t.TempDir()
 	d, err := db.Open(t.Context(), filepath.Join(dir, "journal.db"))
 	if err != nil {
@@ -27,18 +28,21 @@ func TestOnlyTheDownloadIsPublic(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := New(Config{}, d, store, slog.New(slog.DiscardHandler))
-	const download = "GET /api/v1/files/{id}/{name}"
+	const download, document = "GET /api/v1/files/{id}/{name}", "GET /api/v1/openapi.json"
 	fill := strings.NewReplacer("{id}", "0194d2f0-0000-7000-8000-000000000001", "{root}", "ES", "{name}", "x.pdf")
 	for _, rt := range s.routes() {
-		if public := rt.scope == ""; public != (rt.pattern == download) {
+		if public := rt.scope == ""; public != (rt.pattern == download || rt.pattern == document) {
 			t.Errorf("%s: public %v, want %v", rt.pattern, public, !public)
 		}
 		method, pattern, _ := strings.Cut(rt.pattern, " ")
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, httptest.NewRequest(method, fill.Replace(pattern), nil))
 		want := http.StatusUnauthorized
-		if rt.pattern == download {
+		switch rt.pattern {
+		case download:
 			want = http.StatusForbidden
+		case document:
+			want = http.StatusOK
 		}
 		if w.Code != want {
 			t.Errorf("%s without a key: got %d %s, want %d", rt.pattern, w.Code, w.Body, want)

@@ -165,6 +165,9 @@ func (s *Server) routes() []route {
 		// The signed link is the authorization: no API key (scope "").
 		{"GET /api/v1/files/{id}/{name}", "", false, s.handleFileDownload},
 
+		// The document describes the API and holds no data: no key.
+		{"GET /api/v1/openapi.json", "", false, s.handleOpenAPI},
+
 		{"GET /api/v1/write-ups", "content:read", false, writeUps.list},
 		{"GET /api/v1/write-ups/{id}", "content:read", false, writeUps.get},
 		{"POST /api/v1/write-ups", "content:write", false, writeUps.create},
