@@ -9,11 +9,6 @@ import (
 // maxChartBookDocuments bounds the documents of one chart book.
 const maxChartBookDocuments = 500
 
-// chartBooks serves /api/v1/chart-books.
-func (s *Server) chartBooks() contentAPI {
-	return newContentAPI(s, s.db.ChartBooks(), validateChartBook)
-}
-
 // validateChartBook: title is required; description is a text that null
 // clears to ""; playbook_id is optional and null clears it; document_ids
 // given replaces the set (null is a 400: send [] to clear).

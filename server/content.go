@@ -8,18 +8,16 @@ import (
 	"tradejournal/db"
 )
 
-// contentAPI is the five handlers of one kind of content (write-ups,
-// trading plans, chart books, report cards). The kinds differ only in their
-// fields, so each kind's file gives just its store and validate.
-type contentAPI struct {
-	list, get, create, update, delete handlerFunc
-}
+// The four kinds of content (write-ups, trading plans, chart books, report
+// cards) differ only in their fields: each kind's file gives its validate,
+// and the route table builds its five handlers from the shared builders
+// (crud.go) over the kind's db.Content store.
 
-// newContentAPI builds a kind's handlers over its store. validate checks a
-// decoded body and normalises it in place; create says whether required
+// contentDecoder reads a content body and checks it with the kind's
+// validate, which normalises it in place; create says whether required
 // fields must be present.
-func newContentAPI[T, In any](s *Server, store db.Content[T, In], validate func(f fieldErrors, in *In, create bool)) contentAPI {
-	decode := func(w http.ResponseWriter, r *http.Request, create bool) (In, error) {
+func contentDecoder[In any](validate func(f fieldErrors, in *In, create bool)) decodeFunc[In] {
+	return func(w http.ResponseWriter, r *http.Request, create bool) (In, error) {
 		var in In
 		if err := decodeJSON(w, r, &in); err != nil {
 			return in, err
@@ -28,17 +26,10 @@ func newContentAPI[T, In any](s *Server, store db.Content[T, In], validate func(
 		validate(f, &in, create)
 		return in, f.err()
 	}
-	kind := store.Kind()
-	return contentAPI{
-		list:   contentList(s, store),
-		get:    getHandler(s, kind, store.Get),
-		create: createHandler(s, decode, store.Create),
-		update: updateHandler(s, kind, decode, store.Update),
-		delete: deleteHandler(s, kind, store.Delete),
-	}
 }
 
-// contentList answers a kind's list, filtered by its references and dates.
+// contentList answers a kind's list, filtered by its references and dates
+// (read in the caller's timezone).
 func contentList[T, In any](s *Server, store db.Content[T, In]) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 		page, err := parsePage(r.URL.Query())

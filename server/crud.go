@@ -3,16 +3,20 @@ package server
 import (
 	"context"
 	"net/http"
+	"net/url"
 
 	"tradejournal/db"
 )
 
-// The helpers here build the handlers of the plain record routes: get,
-// create, update and delete by id, each calling one db method. Those routes
-// differ only in the record's kind, its body and the method, so the route
-// table names the three and the steps (parse the id, decode the body, call
+// Every handler is a handlerFunc that the route table (server.go) names.
+// Most routes have one of a few shapes: a list, a filtered list, get,
+// create, update or delete by id, each calling one db method. The builders
+// here (and contentList and statsHandler beside their resources) make
+// those handlers from the record's kind, its body decoder and the db
+// method, so the steps (parse the id or the query, decode the body, call
 // the method, answer or write the error) are written once. A route that
-// does more (a filtered list, a cascade, an upload) keeps its own handler.
+// does more (a cascade, an upload, the tags' type-switched bodies) is a
+// method of Server, s.handleX, in its resource's file.
 
 // decodeFunc reads and validates a body; create says whether the fields a
 // new record needs must be present.
@@ -27,6 +31,32 @@ func listHandler[T any](s *Server, list func(ctx context.Context, userID string,
 			return
 		}
 		items, total, err := list(r.Context(), p.UserID, page)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeList(w, items, total, page)
+	}
+}
+
+// filteredList answers a list route whose query parse reads into a
+// filter: 400 naming a malformed parameter, else a page and its
+// pagination.
+func filteredList[F, T any](s *Server, parse func(url.Values) (F, error),
+	list func(ctx context.Context, userID string, f F, page db.Page) ([]T, int, error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+		q := r.URL.Query()
+		page, err := parsePage(q)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		filter, err := parse(q)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		items, total, err := list(r.Context(), p.UserID, filter, page)
 		if err != nil {
 			s.writeError(w, r, err)
 			return

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -79,32 +78,6 @@ func money(f fieldErrors, field string, v db.Optional[float64], create bool) {
 		f.add(field, field+" is required")
 	}
 	f.amount(field, v)
-}
-
-// filteredList answers a list route whose query parse reads into a
-// filter: 400 naming a malformed parameter, else a page and its
-// pagination.
-func filteredList[F, T any](s *Server, parse func(url.Values) (F, error),
-	list func(ctx context.Context, userID string, f F, page db.Page) ([]T, int, error)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-		q := r.URL.Query()
-		page, err := parsePage(q)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		filter, err := parse(q)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		items, total, err := list(r.Context(), p.UserID, filter, page)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		writeList(w, items, total, page)
-	}
 }
 
 func parsePayoutFilter(q url.Values) (db.PayoutFilter, error) {

@@ -2,11 +2,6 @@ package server
 
 import "tradejournal/db"
 
-// reportCards serves /api/v1/report-cards.
-func (s *Server) reportCards() contentAPI {
-	return newContentAPI(s, s.db.ReportCards(), validateReportCard)
-}
-
 // validateReportCard: report_date is required; account_id and grade (an
 // integer from 1 to 5) are optional, and null clears them; notes_markdown
 // is a text that null clears to "".

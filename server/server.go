@@ -95,7 +95,7 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 
 // routes is the whole API.
 func (s *Server) routes() []route {
-	writeUps, plans, chartBooks, reportCards := s.writeUps(), s.tradingPlans(), s.chartBooks(), s.reportCards()
+	writeUps, plans, chartBooks, reportCards := s.db.WriteUps(), s.db.TradingPlans(), s.db.ChartBooks(), s.db.ReportCards()
 	return []route{
 		{"GET /api/v1/accounts", "accounts:read", false, listHandler(s, s.db.Accounts)},
 		{"GET /api/v1/accounts/{id}", "accounts:read", false, getHandler(s, "Account", s.db.Account)},
@@ -117,7 +117,7 @@ func (s *Server) routes() []route {
 		{"PUT /api/v1/expenses/{id}", "accounts:write", false, updateHandler(s, "Expense", decodeExpense, s.db.UpdateExpense)},
 		{"DELETE /api/v1/expenses/{id}", "accounts:write", false, deleteHandler(s, "Expense", s.db.DeleteExpense)},
 
-		{"GET /api/v1/trades", "trades:read", false, s.handleTradeList},
+		{"GET /api/v1/trades", "trades:read", false, filteredList(s, parseTradeFilter, s.db.Trades)},
 		{"GET /api/v1/trades/{id}", "trades:read", false, getHandler(s, "Trade", s.db.Trade)},
 		{"POST /api/v1/trades", "trades:write", false, createHandler(s, decodeTrade, s.db.CreateTrade)},
 		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.db.UpdateTrade)},
@@ -150,7 +150,7 @@ func (s *Server) routes() []route {
 		{"PUT /api/v1/playbooks/{id}", "playbooks:write", false, updateHandler(s, "Playbook", decodePlaybook, s.db.UpdatePlaybook)},
 		{"DELETE /api/v1/playbooks/{id}", "playbooks:write", false, deleteHandler(s, "Playbook", s.db.DeletePlaybook)},
 
-		{"GET /api/v1/strategies", "playbooks:read", false, s.handleStrategyList},
+		{"GET /api/v1/strategies", "playbooks:read", false, filteredList(s, parseStrategyFilter, s.db.Strategies)},
 		{"GET /api/v1/strategies/{id}", "playbooks:read", false, getHandler(s, "Strategy", s.db.Strategy)},
 		{"POST /api/v1/strategies", "playbooks:write", false, createHandler(s, decodeStrategy, s.db.CreateStrategy)},
 		{"PUT /api/v1/strategies/{id}", "playbooks:write", false, updateHandler(s, "Strategy", decodeStrategy, s.db.UpdateStrategy)},
@@ -168,29 +168,29 @@ func (s *Server) routes() []route {
 		// The document describes the API and holds no data: no key.
 		{"GET /api/v1/openapi.json", "", false, s.handleOpenAPI},
 
-		{"GET /api/v1/write-ups", "content:read", false, writeUps.list},
-		{"GET /api/v1/write-ups/{id}", "content:read", false, writeUps.get},
-		{"POST /api/v1/write-ups", "content:write", false, writeUps.create},
-		{"PUT /api/v1/write-ups/{id}", "content:write", false, writeUps.update},
-		{"DELETE /api/v1/write-ups/{id}", "content:write", false, writeUps.delete},
+		{"GET /api/v1/write-ups", "content:read", false, contentList(s, writeUps)},
+		{"GET /api/v1/write-ups/{id}", "content:read", false, getHandler(s, writeUps.Kind(), writeUps.Get)},
+		{"POST /api/v1/write-ups", "content:write", false, createHandler(s, contentDecoder(validateWriteUp), writeUps.Create)},
+		{"PUT /api/v1/write-ups/{id}", "content:write", false, updateHandler(s, writeUps.Kind(), contentDecoder(validateWriteUp), writeUps.Update)},
+		{"DELETE /api/v1/write-ups/{id}", "content:write", false, deleteHandler(s, writeUps.Kind(), writeUps.Delete)},
 
-		{"GET /api/v1/trading-plans", "content:read", false, plans.list},
-		{"GET /api/v1/trading-plans/{id}", "content:read", false, plans.get},
-		{"POST /api/v1/trading-plans", "content:write", false, plans.create},
-		{"PUT /api/v1/trading-plans/{id}", "content:write", false, plans.update},
-		{"DELETE /api/v1/trading-plans/{id}", "content:write", false, plans.delete},
+		{"GET /api/v1/trading-plans", "content:read", false, contentList(s, plans)},
+		{"GET /api/v1/trading-plans/{id}", "content:read", false, getHandler(s, plans.Kind(), plans.Get)},
+		{"POST /api/v1/trading-plans", "content:write", false, createHandler(s, contentDecoder(validateTradingPlan), plans.Create)},
+		{"PUT /api/v1/trading-plans/{id}", "content:write", false, updateHandler(s, plans.Kind(), contentDecoder(validateTradingPlan), plans.Update)},
+		{"DELETE /api/v1/trading-plans/{id}", "content:write", false, deleteHandler(s, plans.Kind(), plans.Delete)},
 
-		{"GET /api/v1/chart-books", "content:read", false, chartBooks.list},
-		{"GET /api/v1/chart-books/{id}", "content:read", false, chartBooks.get},
-		{"POST /api/v1/chart-books", "content:write", false, chartBooks.create},
-		{"PUT /api/v1/chart-books/{id}", "content:write", false, chartBooks.update},
-		{"DELETE /api/v1/chart-books/{id}", "content:write", false, chartBooks.delete},
+		{"GET /api/v1/chart-books", "content:read", false, contentList(s, chartBooks)},
+		{"GET /api/v1/chart-books/{id}", "content:read", false, getHandler(s, chartBooks.Kind(), chartBooks.Get)},
+		{"POST /api/v1/chart-books", "content:write", false, createHandler(s, contentDecoder(validateChartBook), chartBooks.Create)},
+		{"PUT /api/v1/chart-books/{id}", "content:write", false, updateHandler(s, chartBooks.Kind(), contentDecoder(validateChartBook), chartBooks.Update)},
+		{"DELETE /api/v1/chart-books/{id}", "content:write", false, deleteHandler(s, chartBooks.Kind(), chartBooks.Delete)},
 
-		{"GET /api/v1/report-cards", "content:read", false, reportCards.list},
-		{"GET /api/v1/report-cards/{id}", "content:read", false, reportCards.get},
-		{"POST /api/v1/report-cards", "content:write", false, reportCards.create},
-		{"PUT /api/v1/report-cards/{id}", "content:write", false, reportCards.update},
-		{"DELETE /api/v1/report-cards/{id}", "content:write", false, reportCards.delete},
+		{"GET /api/v1/report-cards", "content:read", false, contentList(s, reportCards)},
+		{"GET /api/v1/report-cards/{id}", "content:read", false, getHandler(s, reportCards.Kind(), reportCards.Get)},
+		{"POST /api/v1/report-cards", "content:write", false, createHandler(s, contentDecoder(validateReportCard), reportCards.Create)},
+		{"PUT /api/v1/report-cards/{id}", "content:write", false, updateHandler(s, reportCards.Kind(), contentDecoder(validateReportCard), reportCards.Update)},
+		{"DELETE /api/v1/report-cards/{id}", "content:write", false, deleteHandler(s, reportCards.Kind(), reportCards.Delete)},
 	}
 }
 

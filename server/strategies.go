@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -39,25 +40,6 @@ type ruleRequest struct {
 	SortOrder   *int            `json:"sort_order"`
 	Severity    *string         `json:"severity"`
 	Check       json.RawMessage `json:"check"`
-}
-
-func (s *Server) handleStrategyList(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	page, err := parsePage(r.URL.Query())
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	filter, err := parseStrategyFilter(r.URL.Query())
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	strategies, total, err := s.db.Strategies(r.Context(), p.UserID, filter, page)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeList(w, strategies, total, page)
 }
 
 // decodeStrategy reads and validates a strategy body, rule by rule.
@@ -147,7 +129,7 @@ func decodeRule(f fieldErrors, raw json.RawMessage, path string) (db.RuleInput, 
 
 // parseStrategyFilter reads the list filters; a malformed value is a 400
 // naming the parameter.
-func parseStrategyFilter(q map[string][]string) (db.StrategyFilter, error) {
+func parseStrategyFilter(q url.Values) (db.StrategyFilter, error) {
 	f := fieldErrors{}
 	v := func(name string) string {
 		if vs := q[name]; len(vs) > 0 {

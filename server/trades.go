@@ -24,25 +24,6 @@ type tradeRequest struct {
 // maxExecutions bounds the fills of one trade.
 const maxExecutions = 1000
 
-func (s *Server) handleTradeList(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	page, err := parsePage(r.URL.Query())
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	filter, err := parseTradeFilter(r.URL.Query())
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	trades, total, err := s.db.Trades(r.Context(), p.UserID, filter, page)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeList(w, trades, total, page)
-}
-
 // decodeTrade reads and validates a trade body. On create the status is
 // the server's to derive, so a client's is ignored.
 func decodeTrade(w http.ResponseWriter, r *http.Request, create bool) (db.TradeInput, error) {

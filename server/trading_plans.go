@@ -2,11 +2,6 @@ package server
 
 import "tradejournal/db"
 
-// tradingPlans serves /api/v1/trading-plans.
-func (s *Server) tradingPlans() contentAPI {
-	return newContentAPI(s, s.db.TradingPlans(), validateTradingPlan)
-}
-
 // validateTradingPlan: title is required; plan_date and playbook_id are
 // optional, and null clears them; content_markdown is a text that null
 // clears to "".

@@ -2,13 +2,9 @@ package server
 
 import "tradejournal/db"
 
-// writeUps serves /api/v1/write-ups: a trader's review of one trade.
-func (s *Server) writeUps() contentAPI {
-	return newContentAPI(s, s.db.WriteUps(), validateWriteUp)
-}
-
-// validateWriteUp: trade_id is required on create; title and
-// content_markdown are optional texts that null clears to "".
+// validateWriteUp checks a write-up, a trader's review of one trade:
+// trade_id is required on create; title and content_markdown are optional
+// texts that null clears to "".
 func validateWriteUp(f fieldErrors, in *db.WriteUpInput, create bool) {
 	f.ref("trade_id", &in.TradeID, create, true)
 	f.title(&in.Title, create, false)
