@@ -131,6 +131,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.ErrorContext(r.Context(), "request failed", "request_id", requestID(r.Context()),
 			"method", r.Method, "path", r.URL.Path, "err", err)
 	}
+	if e.status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", "Bearer") // RFC 6750: the key goes in Authorization: Bearer
+	}
 	if nested, _ := r.Context().Value(ctxNested).(bool); nested &&
 		(e.status == http.StatusBadRequest || e.status == http.StatusNotFound) {
 		writeJSON(w, e.status, nestedErrorBody{nestedError{Code: e.code, Message: e.message, Details: e.details}})

@@ -18,6 +18,9 @@ import (
 func (s *Server) handleFileDownload(w http.ResponseWriter, r *http.Request, _ *db.Principal) {
 	id := r.PathValue("id")
 	q := r.URL.Query()
+	// The signature is in the URL: a page the file links to must not
+	// receive it in a Referer.
+	w.Header().Set("Referrer-Policy", "no-referrer")
 	if err := files.Verify(s.cfg.Secret, id, q.Get("expires"), q.Get("sig"), s.db.Now()); err != nil {
 		s.writeError(w, r, linkError(err))
 		return
@@ -44,7 +47,6 @@ func (s *Server) handleFileDownload(w http.ResponseWriter, r *http.Request, _ *d
 	defer f.Close()
 	h := w.Header()
 	h.Set("Content-Type", d.MIMEType)
-	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "sandbox")
 	h.Set("Content-Disposition", contentDisposition(d))
 	// The link outlives a replace, so a cache must ask again each time; the

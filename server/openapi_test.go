@@ -95,3 +95,29 @@ func TestOpenAPIDocument(t *testing.T) {
 		}
 	}
 }
+
+// checkHeaders fails the test unless the response carries the headers every
+// answer must (issue 19): no caching and no sniffing of API answers, the
+// signed download's own caching and no Referer leaking its signature, and
+// the Bearer challenge on a 401.
+func checkHeaders(t testing.TB, req *http.Request, w *httptest.ResponseRecorder) {
+	t.Helper()
+	h := w.Header()
+	download := strings.HasPrefix(req.URL.Path, "/api/v1/files/")
+	wantCache := "no-store"
+	if download && w.Code < 400 {
+		wantCache = "private, no-cache"
+	}
+	if got := h.Get("Cache-Control"); got != wantCache {
+		t.Errorf("%s %s → %d: Cache-Control %q, want %q", req.Method, req.URL, w.Code, got, wantCache)
+	}
+	if got := h.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("%s %s → %d: X-Content-Type-Options %q, want nosniff", req.Method, req.URL, w.Code, got)
+	}
+	if got := h.Get("Referrer-Policy"); download && got != "no-referrer" {
+		t.Errorf("%s %s → %d: Referrer-Policy %q, want no-referrer", req.Method, req.URL, w.Code, got)
+	}
+	if got := h.Get("WWW-Authenticate"); (w.Code == http.StatusUnauthorized) != (got == "Bearer") {
+		t.Errorf("%s %s → %d: WWW-Authenticate %q, want Bearer on a 401 only", req.Method, req.URL, w.Code, got)
+	}
+}

@@ -47,5 +47,11 @@ func TestOnlyTheDownloadAndTheDocumentArePublic(t *testing.T) {
 		if w.Code != want {
 			t.Errorf("%s without a key: got %d %s, want %d", rt.pattern, w.Code, w.Body, want)
 		}
+		h := w.Header()
+		if h.Get("Cache-Control") != "no-store" || h.Get("X-Content-Type-Options") != "nosniff" ||
+			want == http.StatusUnauthorized && h.Get("WWW-Authenticate") != "Bearer" ||
+			rt.pattern == download && h.Get("Referrer-Policy") != "no-referrer" {
+			t.Errorf("%s without a key: headers %v", rt.pattern, h)
+		}
 	}
 }

@@ -237,7 +237,13 @@ func (s *Server) wrap(rt route) http.Handler {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	id := newRequestID()
-	w.Header().Set("X-Request-Id", id)
+	h := w.Header()
+	h.Set("X-Request-Id", id)
+	// No API answer is for a cache (it is one user's data, or an error of
+	// the moment), and none is to be sniffed into another type. The signed
+	// download sets its own caching.
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
 	r = r.WithContext(context.WithValue(r.Context(), ctxRequestID, id))
 	rec := &statusRecorder{ResponseWriter: w}
 	defer func() {
