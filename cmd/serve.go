@@ -133,6 +133,10 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "data", cfg.dataDir, "public_url", publicURL)
+	if !loopback(ln.Addr()) {
+		logger.Warn("listening beyond this machine: API keys and journal data travel in clear text over the network; "+
+			"serve on 127.0.0.1 behind a reverse proxy that adds TLS (README, \"Behind a reverse proxy\")", "addr", ln.Addr().String())
+	}
 
 	select {
 	case err = <-serveErr:
@@ -184,4 +188,11 @@ More users and keys: tradejournal user add NAME; tradejournal key create --user 
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// loopback reports whether addr is a loopback address, which only this
+// machine can reach; 0.0.0.0 and :: (every interface) are not.
+func loopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
 }
