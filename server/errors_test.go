@@ -151,8 +151,12 @@ func TestRouting(t *testing.T) {
 		if got := w.Header().Get("Location"); got != "" {
 			t.Errorf("%s %s: Location got %q, want none", tt.method, tt.target, got)
 		}
-		if got := w.Header().Get("X-Content-Type-Options"); got != "" {
-			t.Errorf("%s %s: X-Content-Type-Options got %q, want none (the mux's text error leaked)", tt.method, tt.target, got)
+		// Every answer carries nosniff and no-store (issue 19), the mux's too.
+		if got := w.Header().Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s %s: X-Content-Type-Options got %q, want nosniff", tt.method, tt.target, got)
+		}
+		if got := w.Header().Get("Cache-Control"); got != "no-store" {
+			t.Errorf("%s %s: Cache-Control got %q, want no-store", tt.method, tt.target, got)
 		}
 	}
 }

@@ -32,12 +32,14 @@ var openAPIValidator = sync.OnceValues(func() (validator.Validator, error) {
 })
 
 // checkResponse fails the test when the response to req is not one the
-// document allows: an undocumented status, or a body its schema refuses.
+// document allows (an undocumented status, or a body its schema refuses),
+// or lacks the headers every answer carries.
 // The 404 and 405 for a path or method the API does not have (or a path
 // not in its clean form, such as /api/v1//accounts) are the only answers no
 // operation describes.
 func checkResponse(t testing.TB, req *http.Request, w *httptest.ResponseRecorder) {
 	t.Helper()
+	checkHeaders(t, req, w)
 	v, err := openAPIValidator()
 	if err != nil {
 		t.Fatalf("openapi.json: %v", err)

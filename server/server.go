@@ -330,7 +330,9 @@ func (j *jsonErrorWriter) WriteHeader(code int) {
 	}
 	j.wrote = true
 	h := j.Header()
-	h.Del("X-Content-Type-Options")
+	// http.Error, which wrote these headers, may have dropped the API's own.
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
 	switch code {
 	case http.StatusMethodNotAllowed:
 		j.s.writeError(j.ResponseWriter, j.r, &apiError{status: code, code: "METHOD_NOT_ALLOWED",
