@@ -18,18 +18,21 @@ var errTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code: "PAY
 	message: "Request body exceeds the limit of 1 MiB"}
 
 // decodeJSON reads one JSON value from the body into dst. Unknown fields are
-// ignored, so a client can send back what it read. Errors are 400s naming
-// the field (or "body"), or a 413 past the size limit.
+// ignored, so a client can send back what it read; a name given twice, or
+// one that matches a field only when case is ignored, is refused
+// (checkNames). Errors are 400s naming the field (or "body"), or a 413 past
+// the size limit.
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	body := http.MaxBytesReader(w, r.Body, maxJSONBody)
-	dec := json.NewDecoder(body)
-	err := dec.Decode(dst)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	if err == nil {
-		// Exactly one value: anything after it but white space is an error.
-		if _, err = dec.Token(); err == io.EOF {
-			return nil
-		} else if err == nil {
-			return invalid("body", "body must hold a single JSON value")
+		dec := json.NewDecoder(bytes.NewReader(body))
+		if err = dec.Decode(dst); err == nil {
+			// Exactly one value: anything after it but white space is an error.
+			if _, err = dec.Token(); err == io.EOF {
+				return checkNames(body, reflect.TypeOf(dst), "")
+			} else if err == nil {
+				return invalid("body", "body must hold a single JSON value")
+			}
 		}
 	}
 	var (

@@ -216,7 +216,11 @@ func TestPayoutValidation(t *testing.T) {
 		if strings.Contains(body, "%s") {
 			body = fmt.Sprintf(body, e.accountID)
 		} else if !tt.createOnly && !strings.Contains(body, "account_id") {
-			body = fmt.Sprintf(`{"account_id": %q, "total_amount": 1, `, e.accountID) + strings.TrimPrefix(body, "{")
+			base := fmt.Sprintf(`{"account_id": %q, `, e.accountID)
+			if !strings.Contains(body, `"total_amount"`) {
+				base += `"total_amount": 1, `
+			}
+			body = base + strings.TrimPrefix(body, "{")
 		}
 		check := func(method, target, body string) {
 			status, b := e.do(t, method, target, e.key, body)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -71,6 +72,9 @@ func criteria(f fieldErrors, field string, v db.Optional[[]json.RawMessage]) db.
 			c.Description = &s
 		} else if err := json.Unmarshal(raw, &c); err != nil || len(raw) == 0 || raw[0] != '{' || c.Description == nil {
 			f.add(path, path+` must be a string or an object {"id", "description"}`)
+			continue
+		} else if err := checkNames(raw, reflect.TypeOf(&c), path); err != nil {
+			f.merge(err) // {"Description": …}: names are case-sensitive
 			continue
 		}
 		s = strings.TrimSpace(*c.Description)

@@ -43,7 +43,9 @@ func TestTradeListFilters(t *testing.T) {
 	mnq := mk("MNQZ5", "long", "2026-03-04", fills(0, "buy 1@20000", "sell 1@20001"))               // +2
 	esOpen := mk("ES", "long", "2026-03-05", `"entry_price": 5000, "quantity": 1`)                  // open
 	aapl := mk("AAPL", "long", "2026-03-06", `"entry_price": 10, "quantity": 10, "exit_price": 11`) // +10
-	other := mk("NQ", "long", "2026-03-01", `"entry_price": 20000, "quantity": 1, "account_id": "`+acct2+`"`)
+	otherTrade, _ := e.create(t, strings.Replace(strings.Replace(e.tradeBody("NQ", "long", `"entry_price": 20000, "quantity": 1`),
+		"2026-02-05", "2026-03-01", 1), e.accountID, acct2, 1))
+	other := otherTrade.ID
 
 	tests := []struct {
 		query string

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -218,7 +219,7 @@ func decodeElement(raw json.RawMessage, dst any, path string) error {
 	if err != nil {
 		return invalid(path, path+" is malformed")
 	}
-	return nil
+	return checkNames(raw, reflect.TypeOf(dst), path)
 }
 
 // Query parameter readers: each returns the zero value and records a
