@@ -192,6 +192,27 @@ func (db *DB) Pragma(ctx context.Context, name string, readOnly bool) (string, e
 	return v, err
 }
 
+// CapSize caps the database file at about maxBytes (PRAGMA max_page_count
+// on the writer connection; at least its current size): a write that would
+// grow it further fails as on a full disk (IsStorageFull). 0 lifts the
+// cap. It lasts while the DB is open. Tests use it to fill the disk for
+// real without a filesystem of their own.
+func (db *DB) CapSize(ctx context.Context, maxBytes int64) error {
+	_, err := inTx(ctx, db.begin, func(tx txn) (struct{}, error) {
+		pages := int64(4294967294) // SQLite's own limit
+		if maxBytes > 0 {
+			var pageSize int64
+			if err := tx.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&pageSize); err != nil {
+				return struct{}{}, err
+			}
+			pages = max(1, maxBytes/pageSize)
+		}
+		_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages))
+		return struct{}{}, err
+	})
+	return err
+}
+
 // now is the current time as stored text.
 func (db *DB) now() string {
 	return db.Now().UTC().Format(TimeFormat)

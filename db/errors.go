@@ -2,6 +2,7 @@ package db
 
 import (
 	"errors"
+	"syscall"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -46,3 +47,16 @@ func isUniqueViolation(err error) bool {
 
 // notFound is the error for the record a path names.
 func notFound(kind string) error { return &NotFoundError{Kind: kind} }
+
+// IsStorageFull reports whether err is a write refused for want of space:
+// SQLite's SQLITE_FULL (the disk is full, or the journal reached the size
+// CapSize set) or the operating system's ENOSPC or EDQUOT from a file
+// write. Such a write left nothing behind; once space is freed the same
+// write succeeds.
+func IsStorageFull(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL {
+		return true
+	}
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}

@@ -129,6 +129,9 @@ func (t *Temp) Place() error {
 	return syncDir(dir)
 }
 
+// Placed reports whether Place has made the temp file a blob.
+func (t *Temp) Placed() bool { return t.placed }
+
 // Discard removes the temp file unless Place has made it a blob; it is
 // safe to defer right after Receive.
 func (t *Temp) Discard() error {

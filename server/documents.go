@@ -167,6 +167,16 @@ func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, p 
 	writeJSON(w, http.StatusOK, body)
 }
 
+// removeUnusedBlob removes the blob of hash when no document uses it; call
+// it inside Exclusive.
+func (s *Server) removeUnusedBlob(ctx context.Context, hash string) {
+	if n, err := s.db.BlobUses(context.WithoutCancel(ctx), hash); err != nil {
+		s.log.WarnContext(ctx, "count a blob's uses", "request_id", requestID(ctx), "blob", hash, "err", err)
+	} else if n == 0 {
+		s.removeBlobs(ctx, hash)
+	}
+}
+
 // removeBlobs removes blobs that a committed change left without a row,
 // inside files.Exclusive. A failure only leaves an orphan blob, which
 // `check --repair` finds, so it is logged, not answered; it reports whether

@@ -91,6 +91,13 @@ func (s *Server) handleDocumentUpload(w http.ResponseWriter, r *http.Request, p 
 	var doc db.Document
 	status := http.StatusCreated
 	err = s.files.Exclusive(func() (err error) {
+		defer func() {
+			if err != nil && form.file.Placed() {
+				// The row did not commit (a full disk at the commit, say):
+				// the blob it placed goes unless another document has it.
+				s.removeUnusedBlob(r.Context(), form.file.Hash)
+			}
+		}()
 		if replaceID == "" {
 			doc, err = s.db.CreateDocument(r.Context(), p.UserID, in, form.file.Place)
 			return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"tradejournal/db"
 	"tradejournal/db/brokers"
@@ -86,6 +87,15 @@ type nestedError struct {
 	Details map[string]string `json:"details,omitempty"`
 }
 
+// errStorageFull is the 507 of a write refused for want of disk space
+// (db.IsStorageFull). Nothing of the write was kept; the same write
+// succeeds once space is freed, without a restart.
+var errStorageFull = &apiError{status: http.StatusInsufficientStorage, code: "STORAGE_FULL",
+	message: "The disk that holds the journal's data directory is full, so nothing was written. Free some space on it, then retry"}
+
+// storageFullRetry is the Retry-After of a 507, in seconds.
+const storageFullRetry = 60
+
 // toAPIError maps every error the handlers see to what the client reads.
 // This is the one place where errors become statuses.
 func toAPIError(err error) (e *apiError, internal bool) {
@@ -119,6 +129,8 @@ func toAPIError(err error) (e *apiError, internal bool) {
 		return invalid(field.Field, field.Message).(*apiError), false
 	case errors.As(err, &conflict):
 		return &apiError{status: http.StatusConflict, code: "CONFLICT", message: conflict.Message, details: conflict.Details}, false
+	case db.IsStorageFull(err):
+		return errStorageFull, false
 	}
 	return errInternal, true
 }
@@ -130,6 +142,12 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if internal {
 		s.log.ErrorContext(r.Context(), "request failed", "request_id", requestID(r.Context()),
 			"method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	if e == errStorageFull {
+		// Not the client's fault nor a bug: the owner must free space.
+		s.log.WarnContext(r.Context(), "write refused: the disk holding the data directory is full",
+			"request_id", requestID(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", strconv.Itoa(storageFullRetry))
 	}
 	if e.status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", "Bearer") // RFC 6750: the key goes in Authorization: Bearer
