@@ -45,6 +45,9 @@ Serve the copy with: tradejournal serve --data DEST`,
 					break
 				}
 			}
+			if db.IsStorageFull(err) {
+				return fmt.Errorf("the disk that holds %s is full: no backup was kept; free some space there, or back up to another disk (%w)", dest, err)
+			}
 			if err != nil {
 				return err
 			}
