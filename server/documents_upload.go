@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -40,21 +39,6 @@ var uploadTypes = slices.Sorted(maps.Keys(uploadExtensions))
 // uploadFields are the form's text fields; other parts are ignored.
 var uploadFields = []string{"document_name", "category", "account_number", "replace", "document_id"}
 
-// uploadSlot waits briefly for one of the server's upload slots: each
-// upload in flight holds a temp file and a connection for as long as the
-// client takes, so their number is bounded.
-func (s *Server) uploadSlot(r *http.Request) (release func(), ok bool) {
-	t := time.NewTimer(s.cfg.UploadWait)
-	defer t.Stop()
-	select {
-	case s.uploads <- struct{}{}:
-		return func() { <-s.uploads }, true
-	case <-t.C:
-	case <-r.Context().Done():
-	}
-	return nil, false
-}
-
 // errUnavailable is the 503 of a busy server, with Retry-After.
 func errUnavailable(w http.ResponseWriter) error {
 	w.Header().Set("Retry-After", "5")
@@ -75,8 +59,7 @@ func (s *Server) handleDocumentUpload(w http.ResponseWriter, r *http.Request, p 
 		return
 	}
 	defer release()
-	d := newDeadlines(w, true, true)
-	r.Body = &extendingReader{r.Body, d}
+	r.Body = s.uploadBody(w, r)
 	form, err := s.readUploadForm(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -209,6 +192,9 @@ func bodyReadError(err error) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return errUploadTooLarge
+	}
+	if errors.Is(err, errTooSlow) {
+		return errTooSlow
 	}
 	return invalid("body", "body is not well-formed multipart/form-data, or ended early")
 }

@@ -149,6 +149,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			"request_id", requestID(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
 		w.Header().Set("Retry-After", strconv.Itoa(storageFullRetry))
 	}
+	if e == errTooSlow {
+		// The rest of the body is still coming: do not wait to read it.
+		w.Header().Set("Connection", "close")
+	}
 	if e.status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", "Bearer") // RFC 6750: the key goes in Authorization: Bearer
 	}

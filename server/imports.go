@@ -27,7 +27,7 @@ func (s *Server) handleImportCreate(w http.ResponseWriter, r *http.Request, p *d
 		return
 	}
 	defer release()
-	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
+	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
 	mr, err := r.MultipartReader()
 	if err != nil {
 		s.writeError(w, r, invalid("body", "body must be multipart/form-data"))

@@ -31,11 +31,20 @@ type Config struct {
 	AuthFailures int
 	// Now is the clock of the rate limits; nil is time.Now.
 	Now func() time.Time
-	// MaxUploads is how many uploads may be in flight at once (default
-	// DefaultMaxUploads); one more waits up to UploadWait (default 2 s),
-	// then gets 503.
-	MaxUploads int
-	UploadWait time.Duration
+	// MaxUploads is how many uploads (documents and imports) may be in
+	// flight at once (default DefaultMaxUploads), MaxUploadsPerClient how
+	// many of them one client address may hold (default
+	// DefaultMaxUploadsPerClient), so that no one client can take every
+	// slot. One more waits up to UploadWait (default 2 s), then gets 503.
+	MaxUploads          int
+	MaxUploadsPerClient int
+	UploadWait          time.Duration
+	// UploadMinRate is the slowest an upload's body may arrive, in bytes a
+	// second averaged over each UploadRateWindow from its start (defaults
+	// DefaultUploadMinRate and 10 s): a slower one is cut with a 408, so a
+	// client trickling bytes cannot keep a slot.
+	UploadMinRate    int64
+	UploadRateWindow time.Duration
 	// Secret is the data directory's key for signing document URLs
 	// (files.SecretSize random bytes); without one, New makes a random key.
 	Secret []byte
@@ -50,11 +59,15 @@ type Server struct {
 	mux     *http.ServeMux
 	usage   keyUsage
 	limits  *limiters
-	uploads chan struct{} // a slot per upload in flight
+	uploads *uploadSlots
 }
 
-// DefaultMaxUploads bounds the uploads in flight.
-const DefaultMaxUploads = 4
+// The defaults of the upload limits (Config).
+const (
+	DefaultMaxUploads          = 16
+	DefaultMaxUploadsPerClient = 2
+	DefaultUploadMinRate       = 16 << 10 // bytes a second
+)
 
 // handlerFunc is an API handler; p is the authenticated caller.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, p *db.Principal)
@@ -75,8 +88,17 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	if cfg.MaxUploads <= 0 {
 		cfg.MaxUploads = DefaultMaxUploads
 	}
+	if cfg.MaxUploadsPerClient <= 0 {
+		cfg.MaxUploadsPerClient = DefaultMaxUploadsPerClient
+	}
 	if cfg.UploadWait <= 0 {
 		cfg.UploadWait = 2 * time.Second
+	}
+	if cfg.UploadMinRate <= 0 {
+		cfg.UploadMinRate = DefaultUploadMinRate
+	}
+	if cfg.UploadRateWindow <= 0 {
+		cfg.UploadRateWindow = 10 * time.Second
 	}
 	if len(cfg.Secret) == 0 {
 		// Links then verify only while this process runs; never a
@@ -86,7 +108,7 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux(),
-		limits: newLimiters(cfg.RateLimit, cfg.AuthFailures), uploads: make(chan struct{}, cfg.MaxUploads)}
+		limits: newLimiters(cfg.RateLimit, cfg.AuthFailures), uploads: newUploadSlots(cfg.MaxUploads, cfg.MaxUploadsPerClient)}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.wrap(rt))
 	}

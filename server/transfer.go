@@ -52,15 +52,35 @@ func (d *deadlines) extend() {
 	}
 }
 
-// extendingReader is a request body that extends the deadlines as it is read.
+// extendingReader is a request body that extends the deadlines as it is
+// read, and with a floor, cuts a body that arrives too slowly (errTooSlow).
 type extendingReader struct {
 	io.ReadCloser
-	d *deadlines
+	d     *deadlines
+	floor *rateFloor // nil: none
 }
 
 func (r *extendingReader) Read(p []byte) (int, error) {
 	r.d.extend()
-	return r.ReadCloser.Read(p)
+	f := r.floor
+	if f == nil {
+		return r.ReadCloser.Read(p)
+	}
+	if err := f.check(time.Now()); err != nil {
+		return 0, err
+	}
+	if at := f.deadline(); !at.IsZero() {
+		// A read still waiting when the window ends is cut there, not at
+		// the stall timeout.
+		r.d.rc.SetReadDeadline(at)
+		r.d.moved = time.Time{} // the next extend moves it again
+	}
+	n, err := r.ReadCloser.Read(p)
+	f.n += int64(n)
+	if ferr := f.check(time.Now()); ferr != nil && (err == nil || isTimeout(err)) {
+		return n, ferr
+	}
+	return n, err
 }
 
 // extendingWriter is a response writer that extends the deadlines as it

@@ -1,0 +1,135 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+)
+
+// An upload (a document or a broker file) holds a slot while its body
+// arrives and is stored. The slots are bounded in all and per client
+// address, so that one client, however many connections it opens, cannot
+// hold them all; and a body must arrive at a minimum rate, so that a client
+// trickling bytes cannot hold its slots for long either.
+
+// uploadSlots counts the uploads in flight, in all and by client address.
+type uploadSlots struct {
+	all       chan struct{} // a value per upload in flight
+	perClient int
+	mu        sync.Mutex
+	clients   map[string]*clientSlots
+}
+
+// clientSlots are one address's slots; users counts the uploads holding
+// or waiting for one, so that the entry goes with the last.
+type clientSlots struct {
+	held  chan struct{}
+	users int
+}
+
+func newUploadSlots(all, perClient int) *uploadSlots {
+	return &uploadSlots{all: make(chan struct{}, all), perClient: perClient, clients: map[string]*clientSlots{}}
+}
+
+// uploadSlot waits up to UploadWait for a slot of the request's client and
+// one of all; ok is false when none came (or the client went away).
+// Waiting uploads get freed slots in the order they came.
+func (s *Server) uploadSlot(r *http.Request) (release func(), ok bool) {
+	u, addr := s.uploads, clientAddr(r)
+	u.mu.Lock()
+	c := u.clients[addr]
+	if c == nil {
+		c = &clientSlots{held: make(chan struct{}, u.perClient)}
+		u.clients[addr] = c
+	}
+	c.users++
+	u.mu.Unlock()
+	leave := func() {
+		u.mu.Lock()
+		if c.users--; c.users == 0 {
+			delete(u.clients, addr)
+		}
+		u.mu.Unlock()
+	}
+
+	t := time.NewTimer(s.cfg.UploadWait)
+	defer t.Stop()
+	select {
+	case c.held <- struct{}{}:
+	case <-t.C:
+		leave()
+		return nil, false
+	case <-r.Context().Done():
+		leave()
+		return nil, false
+	}
+	select {
+	case u.all <- struct{}{}:
+		return func() {
+			<-u.all
+			<-c.held
+			leave()
+		}, true
+	case <-t.C:
+	case <-r.Context().Done():
+	}
+	<-c.held
+	leave()
+	return nil, false
+}
+
+// errTooSlow is the 408 of an upload whose body arrives below the rate
+// floor. The connection is closed after it: the rest of the body is not
+// read.
+var errTooSlow = &apiError{status: http.StatusRequestTimeout, code: "REQUEST_TIMEOUT",
+	message: "The upload arrived too slowly and was stopped; nothing was kept. Retry on a faster connection"}
+
+// uploadBody wraps an upload's body: it moves the connection's deadlines
+// forward while bytes flow (see deadlines) and cuts the body with
+// errTooSlow when it arrives slower than the rate floor.
+func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) io.ReadCloser {
+	d := newDeadlines(w, true, true)
+	return &extendingReader{ReadCloser: r.Body, d: d,
+		floor: &rateFloor{min: s.cfg.UploadMinRate, window: s.cfg.UploadRateWindow, start: time.Now()}}
+}
+
+// rateFloor is the minimum rate of a body: at least min bytes a second,
+// averaged over each window from the start.
+type rateFloor struct {
+	min    int64
+	window time.Duration
+	start  time.Time // of the current window
+	n      int64     // bytes read in it
+}
+
+// due is the bytes a window must bring.
+func (f *rateFloor) due() int64 { return int64(float64(f.min) * f.window.Seconds()) }
+
+// check closes the windows that have ended by now: one that brought less
+// than due is errTooSlow.
+func (f *rateFloor) check(now time.Time) error {
+	for now.Sub(f.start) >= f.window {
+		if f.n < f.due() {
+			return errTooSlow
+		}
+		f.start, f.n = f.start.Add(f.window), 0
+	}
+	return nil
+}
+
+// deadline is when the current window ends if it has not brought its due
+// yet (a read still waiting then is cut), else zero.
+func (f *rateFloor) deadline() time.Time {
+	if f.n >= f.due() {
+		return time.Time{}
+	}
+	return f.start.Add(f.window)
+}
+
+// isTimeout reports whether err is a read deadline passing.
+func isTimeout(err error) bool {
+	return errors.Is(err, os.ErrDeadlineExceeded)
+}
