@@ -39,6 +39,8 @@ type DB struct {
 	writeStmts *stmtCache
 	readStmts  *stmtCache
 	writer     *writer
+	// checkpointer keeps the write-ahead log small (see checkpoint.go).
+	checkpointer *checkpointer
 
 	// Now is the clock; tests pin it.
 	Now func() time.Time
@@ -82,16 +84,38 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		read.Close()
 		return nil, err
 	}
+	ckpt, err := sql.Open("sqlite", checkpointDSN(abs))
+	if err != nil {
+		write.Close()
+		read.Close()
+		return nil, err
+	}
+	ckpt.SetMaxOpenConns(1)
+	ckpt.SetConnMaxIdleTime(0)
 	writeStmts := newStmtCache(write)
-	return &DB{
-		write:      write,
-		read:       read,
-		writeStmts: writeStmts,
-		readStmts:  newStmtCache(read),
-		writer:     newWriter(write, writeStmts),
-		Now:        time.Now,
-		NewID:      newUUIDv7,
-	}, nil
+	d := &DB{
+		write:        write,
+		read:         read,
+		writeStmts:   writeStmts,
+		readStmts:    newStmtCache(read),
+		writer:       newWriter(write, writeStmts),
+		checkpointer: newCheckpointer(ckpt, abs+"-wal"),
+		Now:          time.Now,
+		NewID:        newUUIDv7,
+	}
+	d.writer.committed = d.checkpointer.committed
+	return d, nil
+}
+
+// checkpointDSN is the checkpointer's connection: a writer's settings with
+// a short busy timeout (see checkpointer).
+func checkpointDSN(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", checkpointWait))
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	u := url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}
+	return u.String()
 }
 
 // dsn builds a file: URI with every connection setting as a _pragma, so each
@@ -118,6 +142,10 @@ func dsn(path string, readOnly bool) string {
 		// that it can be undone alone; in memory, not a temp file.
 		q.Add("_pragma", "temp_store(MEMORY)")
 		q.Add("_pragma", "journal_mode(WAL)")
+		// The checkpointer runs the checkpoints, off the commit path; a
+		// log that starts over is cut back to walLimit.
+		q.Add("_pragma", "wal_autocheckpoint(0)")
+		q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", walLimit))
 		q.Set("_txlock", "immediate")
 	}
 	u := url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}
@@ -177,7 +205,7 @@ func (db *DB) Migrations(ctx context.Context) ([]MigrationStatus, error) {
 func (db *DB) Close() error {
 	db.readStmts.close()
 	db.writeStmts.close()
-	return errors.Join(db.read.Close(), db.write.Close())
+	return errors.Join(db.checkpointer.close(), db.read.Close(), db.write.Close())
 }
 
 // Pragma reads one pragma from a reader (readOnly) or the writer connection;

@@ -26,6 +26,8 @@ type writer struct {
 	open *group
 	// commits counts the groups committed.
 	commits atomic.Int64
+	// committed, when set, is called after each commit; it must not wait.
+	committed func()
 }
 
 // maxGroup bounds the writes of one group, so that under a steady stream
@@ -163,6 +165,9 @@ func (w *writer) close() {
 	}
 	w.commits.Add(1)
 	w.end(g.tx.Commit())
+	if w.committed != nil {
+		w.committed()
+	}
 }
 
 // fail rolls back the open group and tells its writes err.
