@@ -245,22 +245,6 @@ func (c Content[T, In]) checkRefs(ctx context.Context, tx txn, userID string, in
 	return nil
 }
 
-// inTx runs fn in a transaction from begin (db.begin or db.beginRead) and
-// commits it when fn succeeds; on failure the result is R's zero value.
-func inTx[R any](ctx context.Context, begin func(context.Context) (txn, error), fn func(txn) (R, error)) (R, error) {
-	var zero R
-	tx, err := begin(ctx)
-	if err != nil {
-		return zero, err
-	}
-	defer tx.Rollback()
-	r, err := fn(tx)
-	if err != nil {
-		return zero, err
-	}
-	return r, tx.Commit()
-}
-
 // assign copies a body field that was given onto a record's field; null
 // sets the zero value ("" for a text).
 func assign[V any](dst *V, v Optional[V]) {

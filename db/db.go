@@ -266,6 +266,22 @@ func (db *DB) beginRead(ctx context.Context) (txn, error) {
 	return txn{Tx: tx, cache: db.readStmts}, err
 }
 
+// inTx runs fn in a transaction from begin (db.begin or db.beginRead) and
+// commits it when fn succeeds; on failure the result is R's zero value.
+func inTx[R any](ctx context.Context, begin func(context.Context) (txn, error), fn func(txn) (R, error)) (R, error) {
+	var zero R
+	tx, err := begin(ctx)
+	if err != nil {
+		return zero, err
+	}
+	defer tx.Rollback()
+	r, err := fn(tx)
+	if err != nil {
+		return zero, err
+	}
+	return r, tx.Commit()
+}
+
 func newUUIDv7() string {
 	return uuid.Must(uuid.NewV7()).String()
 }
