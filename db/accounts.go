@@ -167,23 +167,20 @@ func (db *DB) CreateAccount(ctx context.Context, userID string, in AccountInput)
 			a.AccountType = "prop"
 		}
 	}
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Account{}, err
-	}
-	defer tx.Rollback()
-	fields := a.fields()
-	_, err = tx.ExecContext(ctx, insertSQL("accounts", accountColumns, len(fields)), append([]any{userID}, fields...)...)
-	if isUniqueViolation(err) {
-		return Account{}, accountNumberTaken(a.AccountNumber)
-	}
-	if err != nil {
-		return Account{}, err
-	}
-	if a.Tags, err = setTags(ctx, tx, userID, accountTags, a.ID, in.TagIDs); err != nil {
-		return Account{}, err
-	}
-	return a, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Account, error) {
+		fields := a.fields()
+		_, err := tx.ExecContext(ctx, insertSQL("accounts", accountColumns, len(fields)), append([]any{userID}, fields...)...)
+		if isUniqueViolation(err) {
+			return Account{}, accountNumberTaken(a.AccountNumber)
+		}
+		if err != nil {
+			return Account{}, err
+		}
+		if a.Tags, err = setTags(ctx, tx, userID, accountTags, a.ID, in.TagIDs); err != nil {
+			return Account{}, err
+		}
+		return a, nil
+	})
 }
 
 func accountNumberTaken(number string) error {
@@ -227,70 +224,68 @@ func (db *DB) Account(ctx context.Context, userID, id string) (Account, error) {
 
 // Accounts lists a page of the user's accounts, newest first, and the total.
 func (db *DB) Accounts(ctx context.Context, userID string, page Page) ([]Account, int, error) {
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer tx.Rollback()
 	var total int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM accounts WHERE user_id = ?`, userID).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE user_id = ?
-		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, userID, page.Limit, page.Offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Account{}
-	var ids []string
-	for rows.Next() {
-		a, err := scanAccount(rows)
-		if err != nil {
-			return nil, 0, err
+	out, err := inTx(ctx, db.beginRead, func(tx txn) ([]Account, error) {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM accounts WHERE user_id = ?`, userID).Scan(&total); err != nil {
+			return nil, err
 		}
-		out = append(out, a)
-		ids = append(ids, a.ID)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	tags, err := loadTags(ctx, tx, accountTags, ids)
+		rows, err := tx.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE user_id = ?
+			ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, userID, page.Limit, page.Offset)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := []Account{}
+		var ids []string
+		for rows.Next() {
+			a, err := scanAccount(rows)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, a)
+			ids = append(ids, a.ID)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		tags, err := loadTags(ctx, tx, accountTags, ids)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			out[i].Tags = tags[out[i].ID]
+		}
+		return out, nil
+	})
 	if err != nil {
 		return nil, 0, err
-	}
-	for i := range out {
-		out[i].Tags = tags[out[i].ID]
 	}
 	return out, total, nil
 }
 
 // UpdateAccount changes the fields set in in.
 func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountInput) (Account, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Account{}, err
-	}
-	defer tx.Rollback()
-	a, err := oneAccount(ctx, tx, userID, id)
-	if err != nil {
-		return Account{}, err
-	}
-	in.apply(&a)
-	a.UpdatedAt = db.now()
-	// Every column is written back; the id and created_at as they were.
-	fields := a.fields()
-	_, err = tx.ExecContext(ctx, updateSQL("accounts", accountColumns, len(fields)), append(fields, userID, id)...)
-	if isUniqueViolation(err) {
-		return Account{}, accountNumberTaken(a.AccountNumber)
-	}
-	if err != nil {
-		return Account{}, err
-	}
-	if a.Tags, err = setTags(ctx, tx, userID, accountTags, a.ID, in.TagIDs); err != nil {
-		return Account{}, err
-	}
-	return a, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Account, error) {
+		a, err := oneAccount(ctx, tx, userID, id)
+		if err != nil {
+			return Account{}, err
+		}
+		in.apply(&a)
+		a.UpdatedAt = db.now()
+		// Every column is written back; the id and created_at as they were.
+		fields := a.fields()
+		_, err = tx.ExecContext(ctx, updateSQL("accounts", accountColumns, len(fields)), append(fields, userID, id)...)
+		if isUniqueViolation(err) {
+			return Account{}, accountNumberTaken(a.AccountNumber)
+		}
+		if err != nil {
+			return Account{}, err
+		}
+		if a.Tags, err = setTags(ctx, tx, userID, accountTags, a.ID, in.TagIDs); err != nil {
+			return Account{}, err
+		}
+		return a, nil
+	})
 }
 
 // DeleteAccount removes one of the user's accounts. While trades or
@@ -299,74 +294,72 @@ func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountIn
 // blobs its documents leave unused are in Deleted.Blobs. Report cards that
 // named it are kept, their account_id set to null.
 func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool) (Deleted, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	defer tx.Rollback()
-	var trades, writeUps, documents, reportCards, tagLinks, payouts, expenses int
-	err = tx.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM trades WHERE account_id = a.id),
-		(SELECT count(*) FROM write_ups w JOIN trades t ON t.id = w.trade_id WHERE t.account_id = a.id),
-		(SELECT count(*) FROM documents WHERE account_id = a.id),
-		(SELECT count(*) FROM report_cards WHERE account_id = a.id),
-		(SELECT count(*) FROM account_tags WHERE account_id = a.id),
-		(SELECT count(*) FROM payouts WHERE account_id = a.id),
-		(SELECT count(*) FROM expenses WHERE account_id = a.id)
-		FROM accounts a WHERE a.user_id = ? AND a.id = ?`, userID, id).
-		Scan(&trades, &writeUps, &documents, &reportCards, &tagLinks, &payouts, &expenses)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Deleted{}, notFound("Account")
-	}
-	if err != nil {
-		return Deleted{}, err
-	}
-	if (trades > 0 || documents > 0 || payouts > 0 || expenses > 0) && !cascade {
-		return Deleted{}, &ConflictError{
-			Message: "Account has trades, documents, payouts or expenses; delete them first or pass cascade=true",
-			Details: map[string]string{"trades": strconv.Itoa(trades), "documents": strconv.Itoa(documents),
-				"payouts": strconv.Itoa(payouts), "expenses": strconv.Itoa(expenses)},
+	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
+		var err error
+		var trades, writeUps, documents, reportCards, tagLinks, payouts, expenses int
+		err = tx.QueryRowContext(ctx, `SELECT
+			(SELECT count(*) FROM trades WHERE account_id = a.id),
+			(SELECT count(*) FROM write_ups w JOIN trades t ON t.id = w.trade_id WHERE t.account_id = a.id),
+			(SELECT count(*) FROM documents WHERE account_id = a.id),
+			(SELECT count(*) FROM report_cards WHERE account_id = a.id),
+			(SELECT count(*) FROM account_tags WHERE account_id = a.id),
+			(SELECT count(*) FROM payouts WHERE account_id = a.id),
+			(SELECT count(*) FROM expenses WHERE account_id = a.id)
+			FROM accounts a WHERE a.user_id = ? AND a.id = ?`, userID, id).
+			Scan(&trades, &writeUps, &documents, &reportCards, &tagLinks, &payouts, &expenses)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Deleted{}, notFound("Account")
 		}
-	}
-	d := Deleted{ID: id, Warnings: []string{}}
-	if trades > 0 {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND account_id = ?`, userID, id); err != nil {
+		if err != nil {
 			return Deleted{}, err
 		}
-		d.Warnings = append(d.Warnings, "Deleted "+plural(trades, "trade"))
-		if writeUps > 0 {
-			d.Warnings = append(d.Warnings, "Deleted "+plural(writeUps, "trade write-up"))
+		if (trades > 0 || documents > 0 || payouts > 0 || expenses > 0) && !cascade {
+			return Deleted{}, &ConflictError{
+				Message: "Account has trades, documents, payouts or expenses; delete them first or pass cascade=true",
+				Details: map[string]string{"trades": strconv.Itoa(trades), "documents": strconv.Itoa(documents),
+					"payouts": strconv.Itoa(payouts), "expenses": strconv.Itoa(expenses)},
+			}
 		}
-	}
-	if documents > 0 {
-		if d.Blobs, err = deleteAccountDocuments(ctx, tx, userID, id); err != nil {
+		d := Deleted{ID: id, Warnings: []string{}}
+		if trades > 0 {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND account_id = ?`, userID, id); err != nil {
+				return Deleted{}, err
+			}
+			d.Warnings = append(d.Warnings, "Deleted "+plural(trades, "trade"))
+			if writeUps > 0 {
+				d.Warnings = append(d.Warnings, "Deleted "+plural(writeUps, "trade write-up"))
+			}
+		}
+		if documents > 0 {
+			if d.Blobs, err = deleteAccountDocuments(ctx, tx, userID, id); err != nil {
+				return Deleted{}, err
+			}
+			d.Warnings = append(d.Warnings, "Deleted "+plural(documents, "document"))
+		}
+		// Payouts and expenses go with their document links (ON DELETE
+		// CASCADE); the documents themselves are the account's, deleted above.
+		for _, c := range []struct {
+			table, noun string
+			n           int
+		}{{"payouts", "payout", payouts}, {"expenses", "expense", expenses}} {
+			if c.n == 0 {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+c.table+` WHERE user_id = ? AND account_id = ?`, userID, id); err != nil {
+				return Deleted{}, err
+			}
+			d.Warnings = append(d.Warnings, "Deleted "+plural(c.n, c.noun))
+		}
+		if reportCards > 0 {
+			// Report cards stay; the foreign key clears their account_id.
+			d.Warnings = append(d.Warnings, "Cleared the account of "+plural(reportCards, "report card"))
+		}
+		if tagLinks > 0 {
+			d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM accounts WHERE user_id = ? AND id = ?`, userID, id); err != nil {
 			return Deleted{}, err
 		}
-		d.Warnings = append(d.Warnings, "Deleted "+plural(documents, "document"))
-	}
-	// Payouts and expenses go with their document links (ON DELETE
-	// CASCADE); the documents themselves are the account's, deleted above.
-	for _, c := range []struct {
-		table, noun string
-		n           int
-	}{{"payouts", "payout", payouts}, {"expenses", "expense", expenses}} {
-		if c.n == 0 {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM `+c.table+` WHERE user_id = ? AND account_id = ?`, userID, id); err != nil {
-			return Deleted{}, err
-		}
-		d.Warnings = append(d.Warnings, "Deleted "+plural(c.n, c.noun))
-	}
-	if reportCards > 0 {
-		// Report cards stay; the foreign key clears their account_id.
-		d.Warnings = append(d.Warnings, "Cleared the account of "+plural(reportCards, "report card"))
-	}
-	if tagLinks > 0 {
-		d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM accounts WHERE user_id = ? AND id = ?`, userID, id); err != nil {
-		return Deleted{}, err
-	}
-	return d, tx.Commit()
+		return d, nil
+	})
 }

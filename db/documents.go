@@ -82,25 +82,23 @@ func (db *DB) CreateDocument(ctx context.Context, userID string, in DocumentUplo
 	d := Document{ID: db.NewID(), UserID: userID, DocumentName: in.DocumentName, Category: in.Category,
 		FileName: in.FileName, FileSize: in.FileSize, MIMEType: in.MIMEType, BlobHash: in.BlobHash,
 		CreatedAt: now, UpdatedAt: now}
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Document{}, err
-	}
-	defer tx.Rollback()
-	if d.AccountID, err = accountByNumber(ctx, tx, userID, in.AccountNumber); err != nil {
-		return Document{}, err
-	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO documents (`+documentColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		d.ID, d.UserID, d.AccountID, d.DocumentName, d.Category, d.FileName, d.FileSize,
-		d.MIMEType, d.BlobHash, d.CreatedAt, d.UpdatedAt)
-	if err != nil {
-		return Document{}, err
-	}
-	if err := place(); err != nil {
-		return Document{}, err
-	}
-	return d, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Document, error) {
+		var err error
+		if d.AccountID, err = accountByNumber(ctx, tx, userID, in.AccountNumber); err != nil {
+			return Document{}, err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO documents (`+documentColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			d.ID, d.UserID, d.AccountID, d.DocumentName, d.Category, d.FileName, d.FileSize,
+			d.MIMEType, d.BlobHash, d.CreatedAt, d.UpdatedAt)
+		if err != nil {
+			return Document{}, err
+		}
+		if err := place(); err != nil {
+			return Document{}, err
+		}
+		return d, nil
+	})
 }
 
 // ReplaceDocument gives one of the user's documents a new file, keeping its
@@ -220,76 +218,72 @@ func (db *DB) DocumentFile(ctx context.Context, id string) (Document, error) {
 
 // UpdateDocument changes the metadata set in upd; the file stays.
 func (db *DB) UpdateDocument(ctx context.Context, userID, id string, upd DocumentUpdate) (Document, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Document{}, err
-	}
-	defer tx.Rollback()
-	d, err := scanDocument(tx.QueryRowContext(ctx,
-		`SELECT `+documentColumns+` FROM documents WHERE user_id = ? AND id = ?`, userID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Document{}, notFound("Document")
-	}
-	if err != nil {
-		return Document{}, err
-	}
-	if upd.DocumentName.Set {
-		d.DocumentName = upd.DocumentName.Value
-	}
-	if upd.Category.Set {
-		d.Category = upd.Category.Value
-	}
-	d.UpdatedAt = db.now()
-	_, err = tx.ExecContext(ctx, `UPDATE documents SET document_name = ?, category = ?, updated_at = ?
-		WHERE user_id = ? AND id = ?`, d.DocumentName, d.Category, d.UpdatedAt, userID, id)
-	if err != nil {
-		return Document{}, err
-	}
-	return d, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Document, error) {
+		var err error
+		d, err := scanDocument(tx.QueryRowContext(ctx,
+			`SELECT `+documentColumns+` FROM documents WHERE user_id = ? AND id = ?`, userID, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return Document{}, notFound("Document")
+		}
+		if err != nil {
+			return Document{}, err
+		}
+		if upd.DocumentName.Set {
+			d.DocumentName = upd.DocumentName.Value
+		}
+		if upd.Category.Set {
+			d.Category = upd.Category.Value
+		}
+		d.UpdatedAt = db.now()
+		_, err = tx.ExecContext(ctx, `UPDATE documents SET document_name = ?, category = ?, updated_at = ?
+			WHERE user_id = ? AND id = ?`, d.DocumentName, d.Category, d.UpdatedAt, userID, id)
+		if err != nil {
+			return Document{}, err
+		}
+		return d, nil
+	})
 }
 
 // DeleteDocument removes one of the user's documents. Its blob stays in the
 // store: the caller removes it after the commit when Unused says no row
 // uses it any more.
 func (db *DB) DeleteDocument(ctx context.Context, userID, id string) (DeletedDocument, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return DeletedDocument{}, err
-	}
-	defer tx.Rollback()
-	d := DeletedDocument{ID: id, Warnings: []string{}}
-	// The links go with the document by ON DELETE CASCADE: count them first.
-	var payouts, expenses int
-	err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM payout_documents WHERE document_id = ?),
-		(SELECT count(*) FROM expense_documents WHERE document_id = ?)`, id, id).Scan(&payouts, &expenses)
-	if err != nil {
-		return DeletedDocument{}, err
-	}
-	if payouts > 0 {
-		d.Warnings = append(d.Warnings, "Unlinked from "+plural(payouts, "payout"))
-	}
-	if expenses > 0 {
-		d.Warnings = append(d.Warnings, "Unlinked from "+plural(expenses, "expense"))
-	}
-	err = tx.QueryRowContext(ctx, `DELETE FROM documents WHERE user_id = ? AND id = ? RETURNING blob_hash`,
-		userID, id).Scan(&d.Blob)
-	if errors.Is(err, sql.ErrNoRows) {
-		return DeletedDocument{}, notFound("Document")
-	}
-	if err != nil {
-		return DeletedDocument{}, err
-	}
-	unused, err := unusedBlobs(ctx, tx, []string{d.Blob})
-	if err != nil {
-		return DeletedDocument{}, err
-	}
-	d.Unused = len(unused) > 0
-	err = tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM documents WHERE user_id = ? AND blob_hash = ?)`,
-		userID, d.Blob).Scan(&d.UserShares)
-	if err != nil {
-		return DeletedDocument{}, err
-	}
-	return d, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (DeletedDocument, error) {
+		var err error
+		d := DeletedDocument{ID: id, Warnings: []string{}}
+		// The links go with the document by ON DELETE CASCADE: count them first.
+		var payouts, expenses int
+		err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM payout_documents WHERE document_id = ?),
+			(SELECT count(*) FROM expense_documents WHERE document_id = ?)`, id, id).Scan(&payouts, &expenses)
+		if err != nil {
+			return DeletedDocument{}, err
+		}
+		if payouts > 0 {
+			d.Warnings = append(d.Warnings, "Unlinked from "+plural(payouts, "payout"))
+		}
+		if expenses > 0 {
+			d.Warnings = append(d.Warnings, "Unlinked from "+plural(expenses, "expense"))
+		}
+		err = tx.QueryRowContext(ctx, `DELETE FROM documents WHERE user_id = ? AND id = ? RETURNING blob_hash`,
+			userID, id).Scan(&d.Blob)
+		if errors.Is(err, sql.ErrNoRows) {
+			return DeletedDocument{}, notFound("Document")
+		}
+		if err != nil {
+			return DeletedDocument{}, err
+		}
+		unused, err := unusedBlobs(ctx, tx, []string{d.Blob})
+		if err != nil {
+			return DeletedDocument{}, err
+		}
+		d.Unused = len(unused) > 0
+		err = tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM documents WHERE user_id = ? AND blob_hash = ?)`,
+			userID, d.Blob).Scan(&d.UserShares)
+		if err != nil {
+			return DeletedDocument{}, err
+		}
+		return d, nil
+	})
 }
 
 // deleteAccountDocuments removes the documents of an account and returns

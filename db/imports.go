@@ -48,6 +48,10 @@ type ImportInput struct {
 	DryRun        bool
 }
 
+// errDryRun ends a dry run's transaction: it rolls back what the import
+// wrote, once the preview is taken.
+var errDryRun = errors.New("dry run")
+
 // maxPreview bounds a dry run's preview.
 const maxPreview = 100
 
@@ -69,92 +73,94 @@ type contractKey struct{ accountID, contract string }
 // an open trade where the file picks up after it. A dry run does all of it
 // and then rolls back, answering with a preview.
 func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import, error) {
-	tx, err := db.beginAlone(ctx)
-	if err != nil {
-		return Import{}, err
-	}
-	defer tx.Rollback()
+	var preview Import
+	imp, err := inTx(ctx, db.beginAlone, func(tx txn) (Import, error) {
+		now := db.now()
+		imp := Import{Format: in.File.Format, FileName: in.FileName, Timezone: in.Timezone, AccountIDs: []string{},
+			Rows: in.File.Rows, Fills: len(in.File.Fills), Skipped: in.File.Skipped,
+			Warnings: append([]string{}, in.File.Warnings...), CreatedAt: now}
+		if !in.DryRun {
+			id := db.NewID()
+			imp.ID = &id
+			// The row comes first: the fills point at it.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO imports (id, user_id, format, file_name, timezone, rows, fills,
+				skipped, duplicates, trades_created, trades_updated, created_at) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)`,
+				id, userID, imp.Format, imp.FileName, imp.Timezone, now); err != nil {
+				return Import{}, err
+			}
+		}
 
-	now := db.now()
-	imp := Import{Format: in.File.Format, FileName: in.FileName, Timezone: in.Timezone, AccountIDs: []string{},
-		Rows: in.File.Rows, Fills: len(in.File.Fills), Skipped: in.File.Skipped,
-		Warnings: append([]string{}, in.File.Warnings...), CreatedAt: now}
-	if !in.DryRun {
-		id := db.NewID()
-		imp.ID = &id
-		// The row comes first: the fills point at it.
-		if _, err := tx.ExecContext(ctx, `INSERT INTO imports (id, user_id, format, file_name, timezone, rows, fills,
-			skipped, duplicates, trades_created, trades_updated, created_at) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)`,
-			id, userID, imp.Format, imp.FileName, imp.Timezone, now); err != nil {
+		fills, schedules, err := placeFills(ctx, tx, userID, in)
+		if err != nil {
 			return Import{}, err
 		}
-	}
-
-	fills, schedules, err := placeFills(ctx, tx, userID, in)
-	if err != nil {
-		return Import{}, err
-	}
-	for _, f := range fills {
-		if !slices.Contains(imp.AccountIDs, f.accountID) {
-			imp.AccountIDs = append(imp.AccountIDs, f.accountID)
+		for _, f := range fills {
+			if !slices.Contains(imp.AccountIDs, f.accountID) {
+				imp.AccountIDs = append(imp.AccountIDs, f.accountID)
+			}
 		}
-	}
-	slices.Sort(imp.AccountIDs)
-	fresh, err := dropDuplicates(ctx, tx, fills, schedules)
-	if err != nil {
-		return Import{}, err
-	}
-	imp.Duplicates = len(fills) - len(fresh)
-
-	loc, err := userLocation(ctx, tx, userID)
-	if err != nil {
-		return Import{}, err
-	}
-	overrides, err := loadOverrides(ctx, tx, userID)
-	if err != nil {
-		return Import{}, err
-	}
-	g := grouper{db: db, tx: tx, userID: userID, loc: loc, overrides: overrides, importID: imp.ID, now: now,
-		columns: in.File.Columns, days: map[dayKey]bool{}}
-	byContract := map[contractKey][]importedFill{}
-	var keys []contractKey
-	for _, f := range fresh {
-		k := contractKey{f.accountID, f.Contract}
-		if _, ok := byContract[k]; !ok {
-			keys = append(keys, k)
-		}
-		byContract[k] = append(byContract[k], f)
-	}
-	for _, k := range keys {
-		if err := g.contract(ctx, k, byContract[k]); err != nil {
+		slices.Sort(imp.AccountIDs)
+		fresh, err := dropDuplicates(ctx, tx, fills, schedules)
+		if err != nil {
 			return Import{}, err
 		}
-	}
-	// Day-level rules once per day touched, not once per trade.
-	days := make([]dayKey, 0, len(g.days))
-	for d := range g.days {
-		days = append(days, d)
-	}
-	if err := db.reevaluateDays(ctx, tx, userID, "", days...); err != nil {
-		return Import{}, err
-	}
-	imp.TradesCreated, imp.TradesUpdated = g.created, g.updated
-	imp.Warnings = append(imp.Warnings, g.warnings...)
+		imp.Duplicates = len(fills) - len(fresh)
 
-	if in.DryRun {
-		imp.Trades = g.preview
-		if imp.Trades == nil {
-			imp.Trades = []Trade{}
+		loc, err := userLocation(ctx, tx, userID)
+		if err != nil {
+			return Import{}, err
 		}
-		return imp, nil // the deferred rollback undoes it all
+		overrides, err := loadOverrides(ctx, tx, userID)
+		if err != nil {
+			return Import{}, err
+		}
+		g := grouper{db: db, tx: tx, userID: userID, loc: loc, overrides: overrides, importID: imp.ID, now: now,
+			columns: in.File.Columns, days: map[dayKey]bool{}}
+		byContract := map[contractKey][]importedFill{}
+		var keys []contractKey
+		for _, f := range fresh {
+			k := contractKey{f.accountID, f.Contract}
+			if _, ok := byContract[k]; !ok {
+				keys = append(keys, k)
+			}
+			byContract[k] = append(byContract[k], f)
+		}
+		for _, k := range keys {
+			if err := g.contract(ctx, k, byContract[k]); err != nil {
+				return Import{}, err
+			}
+		}
+		// Day-level rules once per day touched, not once per trade.
+		days := make([]dayKey, 0, len(g.days))
+		for d := range g.days {
+			days = append(days, d)
+		}
+		if err := db.reevaluateDays(ctx, tx, userID, "", days...); err != nil {
+			return Import{}, err
+		}
+		imp.TradesCreated, imp.TradesUpdated = g.created, g.updated
+		imp.Warnings = append(imp.Warnings, g.warnings...)
+
+		if in.DryRun {
+			imp.Trades = g.preview
+			if imp.Trades == nil {
+				imp.Trades = []Trade{}
+			}
+			preview = imp
+			return Import{}, errDryRun // rolls it all back
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE imports SET account_ids = ?, rows = ?, fills = ?, skipped = ?, duplicates = ?,
+			trades_created = ?, trades_updated = ?, warnings = ? WHERE id = ?`,
+			jsonList(imp.AccountIDs), imp.Rows, imp.Fills, imp.Skipped, imp.Duplicates, imp.TradesCreated, imp.TradesUpdated,
+			jsonList(imp.Warnings), *imp.ID); err != nil {
+			return Import{}, err
+		}
+		return imp, nil
+	})
+	if errors.Is(err, errDryRun) {
+		return preview, nil
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE imports SET account_ids = ?, rows = ?, fills = ?, skipped = ?, duplicates = ?,
-		trades_created = ?, trades_updated = ?, warnings = ? WHERE id = ?`,
-		jsonList(imp.AccountIDs), imp.Rows, imp.Fills, imp.Skipped, imp.Duplicates, imp.TradesCreated, imp.TradesUpdated,
-		jsonList(imp.Warnings), *imp.ID); err != nil {
-		return Import{}, err
-	}
-	return imp, tx.Commit()
+	return imp, err
 }
 
 // placeFills puts every fill in an account (the one given, or the one whose

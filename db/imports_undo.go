@@ -57,131 +57,129 @@ func (db *DB) Imports(ctx context.Context, userID string, page Page) ([]Import, 
 // (rating, notes, reviewed, tags, playbook, checklist, write-ups) makes it
 // a *ConflictError counting them, unless force.
 func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (Deleted, error) {
-	tx, err := db.beginAlone(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	defer tx.Rollback()
-	var one int
-	err = tx.QueryRowContext(ctx, `SELECT 1 FROM imports WHERE user_id = ? AND id = ?`, userID, id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Deleted{}, notFound("Import")
-	}
-	if err != nil {
-		return Deleted{}, err
-	}
-
-	type touched struct {
-		id       string
-		left     int // fills not from this import
-		reviewed bool
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT t.id,
-		(SELECT count(*) FROM executions o WHERE o.trade_id = t.id AND o.import_id IS NOT ?),
-		t.star_rating IS NOT NULL OR t.review_notes IS NOT NULL OR t.reviewed_at IS NOT NULL OR t.playbook_id IS NOT NULL
-		OR EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id)
-		OR EXISTS (SELECT 1 FROM trade_criteria_checks WHERE trade_id = t.id)
-		OR EXISTS (SELECT 1 FROM write_ups WHERE trade_id = t.id)
-		FROM trades t WHERE t.user_id = ? AND t.id IN (SELECT DISTINCT trade_id FROM executions WHERE import_id = ?)
-		ORDER BY t.id`, id, userID, id)
-	if err != nil {
-		return Deleted{}, err
-	}
-	var trades []touched
-	reviewed := 0
-	for rows.Next() {
-		var t touched
-		if err := rows.Scan(&t.id, &t.left, &t.reviewed); err != nil {
-			rows.Close()
-			return Deleted{}, err
+	return inTx(ctx, db.beginAlone, func(tx txn) (Deleted, error) {
+		var err error
+		var one int
+		err = tx.QueryRowContext(ctx, `SELECT 1 FROM imports WHERE user_id = ? AND id = ?`, userID, id).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Deleted{}, notFound("Import")
 		}
-		if t.left == 0 && t.reviewed {
-			reviewed++
-		}
-		trades = append(trades, t)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return Deleted{}, err
-	}
-	if reviewed > 0 && !force {
-		return Deleted{}, &ConflictError{
-			Message: "Undoing this import would delete " + plural(reviewed, "reviewed trade") + "; add ?force=true to delete them anyway",
-			Details: map[string]string{"trades": strconv.Itoa(reviewed)},
-		}
-	}
-
-	res, err := tx.ExecContext(ctx, `DELETE FROM executions WHERE import_id = ?`, id)
-	if err != nil {
-		return Deleted{}, err
-	}
-	fills, err := res.RowsAffected()
-	if err != nil {
-		return Deleted{}, err
-	}
-	overrides, err := loadOverrides(ctx, tx, userID)
-	if err != nil {
-		return Deleted{}, err
-	}
-	loc, err := userLocation(ctx, tx, userID)
-	if err != nil {
-		return Deleted{}, err
-	}
-	days := map[dayKey]bool{}
-	removed, rederived := 0, 0
-	now := db.now()
-	for _, tt := range trades {
-		t, err := loadTrade(ctx, tx, userID, tt.id)
 		if err != nil {
 			return Deleted{}, err
 		}
-		days[dayKey{t.AccountID, t.EntryDate}] = true
-		if tt.left == 0 {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, t.ID); err != nil {
+
+		type touched struct {
+			id       string
+			left     int // fills not from this import
+			reviewed bool
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT t.id,
+			(SELECT count(*) FROM executions o WHERE o.trade_id = t.id AND o.import_id IS NOT ?),
+			t.star_rating IS NOT NULL OR t.review_notes IS NOT NULL OR t.reviewed_at IS NOT NULL OR t.playbook_id IS NOT NULL
+			OR EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id)
+			OR EXISTS (SELECT 1 FROM trade_criteria_checks WHERE trade_id = t.id)
+			OR EXISTS (SELECT 1 FROM write_ups WHERE trade_id = t.id)
+			FROM trades t WHERE t.user_id = ? AND t.id IN (SELECT DISTINCT trade_id FROM executions WHERE import_id = ?)
+			ORDER BY t.id`, id, userID, id)
+		if err != nil {
+			return Deleted{}, err
+		}
+		var trades []touched
+		reviewed := 0
+		for rows.Next() {
+			var t touched
+			if err := rows.Scan(&t.id, &t.left, &t.reviewed); err != nil {
+				rows.Close()
 				return Deleted{}, err
 			}
-			removed++
-			continue
-		}
-		t.UpdatedAt = now
-		var inv *InvalidError
-		if err := priceTrade(&t, overrides, loc); errors.As(err, &inv) {
-			// What is left does not open a position: a later import
-			// continued this one's trade.
-			return Deleted{}, &ConflictError{
-				Message: "A later import continued trade " + t.ID + " of this import; undo that import first",
-				Details: map[string]string{"trades": "1"},
+			if t.left == 0 && t.reviewed {
+				reviewed++
 			}
-		} else if err != nil {
+			trades = append(trades, t)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
 			return Deleted{}, err
 		}
-		if err := saveTrade(ctx, tx, userID, &t, false); err != nil {
+		if reviewed > 0 && !force {
+			return Deleted{}, &ConflictError{
+				Message: "Undoing this import would delete " + plural(reviewed, "reviewed trade") + "; add ?force=true to delete them anyway",
+				Details: map[string]string{"trades": strconv.Itoa(reviewed)},
+			}
+		}
+
+		res, err := tx.ExecContext(ctx, `DELETE FROM executions WHERE import_id = ?`, id)
+		if err != nil {
 			return Deleted{}, err
 		}
-		if err := db.evaluateRules(ctx, tx, userID, &t, false); err != nil {
+		fills, err := res.RowsAffected()
+		if err != nil {
 			return Deleted{}, err
 		}
-		rederived++
-	}
-	keys := make([]dayKey, 0, len(days))
-	for d := range days {
-		keys = append(keys, d)
-	}
-	if err := db.reevaluateDays(ctx, tx, userID, "", keys...); err != nil {
-		return Deleted{}, err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM imports WHERE user_id = ? AND id = ?`, userID, id); err != nil {
-		return Deleted{}, err
-	}
-	d := Deleted{ID: id, Warnings: []string{}}
-	if fills > 0 {
-		d.Warnings = append(d.Warnings, "Deleted "+plural(int(fills), "execution"))
-	}
-	if removed > 0 {
-		d.Warnings = append(d.Warnings, "Deleted "+plural(removed, "trade"))
-	}
-	if rederived > 0 {
-		d.Warnings = append(d.Warnings, "Derived "+plural(rederived, "trade")+" again from the fills they had before")
-	}
-	return d, tx.Commit()
+		overrides, err := loadOverrides(ctx, tx, userID)
+		if err != nil {
+			return Deleted{}, err
+		}
+		loc, err := userLocation(ctx, tx, userID)
+		if err != nil {
+			return Deleted{}, err
+		}
+		days := map[dayKey]bool{}
+		removed, rederived := 0, 0
+		now := db.now()
+		for _, tt := range trades {
+			t, err := loadTrade(ctx, tx, userID, tt.id)
+			if err != nil {
+				return Deleted{}, err
+			}
+			days[dayKey{t.AccountID, t.EntryDate}] = true
+			if tt.left == 0 {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, t.ID); err != nil {
+					return Deleted{}, err
+				}
+				removed++
+				continue
+			}
+			t.UpdatedAt = now
+			var inv *InvalidError
+			if err := priceTrade(&t, overrides, loc); errors.As(err, &inv) {
+				// What is left does not open a position: a later import
+				// continued this one's trade.
+				return Deleted{}, &ConflictError{
+					Message: "A later import continued trade " + t.ID + " of this import; undo that import first",
+					Details: map[string]string{"trades": "1"},
+				}
+			} else if err != nil {
+				return Deleted{}, err
+			}
+			if err := saveTrade(ctx, tx, userID, &t, false); err != nil {
+				return Deleted{}, err
+			}
+			if err := db.evaluateRules(ctx, tx, userID, &t, false); err != nil {
+				return Deleted{}, err
+			}
+			rederived++
+		}
+		keys := make([]dayKey, 0, len(days))
+		for d := range days {
+			keys = append(keys, d)
+		}
+		if err := db.reevaluateDays(ctx, tx, userID, "", keys...); err != nil {
+			return Deleted{}, err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM imports WHERE user_id = ? AND id = ?`, userID, id); err != nil {
+			return Deleted{}, err
+		}
+		d := Deleted{ID: id, Warnings: []string{}}
+		if fills > 0 {
+			d.Warnings = append(d.Warnings, "Deleted "+plural(int(fills), "execution"))
+		}
+		if removed > 0 {
+			d.Warnings = append(d.Warnings, "Deleted "+plural(removed, "trade"))
+		}
+		if rederived > 0 {
+			d.Warnings = append(d.Warnings, "Derived "+plural(rederived, "trade")+" again from the fills they had before")
+		}
+		return d, nil
+	})
 }

@@ -91,23 +91,21 @@ func (db *DB) CreatePlaybook(ctx context.Context, userID string, in PlaybookInpu
 	now := db.now()
 	p := Playbook{ID: db.NewID(), CreatedAt: now, UpdatedAt: now}
 	in.apply(&p)
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Playbook{}, err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO playbooks (user_id, `+playbookColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		userID, p.ID, p.Title, p.Description, p.ContentMarkdown, p.CreatedAt, p.UpdatedAt); err != nil {
-		return Playbook{}, err
-	}
-	if err := db.setPlaybookParts(ctx, tx, userID, p.ID, in); err != nil {
-		return Playbook{}, err
-	}
-	p, err = loadPlaybook(ctx, tx, userID, p.ID)
-	if err != nil {
-		return Playbook{}, err
-	}
-	return p, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Playbook, error) {
+		var err error
+		if _, err := tx.ExecContext(ctx, `INSERT INTO playbooks (user_id, `+playbookColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			userID, p.ID, p.Title, p.Description, p.ContentMarkdown, p.CreatedAt, p.UpdatedAt); err != nil {
+			return Playbook{}, err
+		}
+		if err := db.setPlaybookParts(ctx, tx, userID, p.ID, in); err != nil {
+			return Playbook{}, err
+		}
+		p, err = loadPlaybook(ctx, tx, userID, p.ID)
+		if err != nil {
+			return Playbook{}, err
+		}
+		return p, nil
+	})
 }
 
 // Playbook reads one of the user's playbooks with its criteria, strategies
@@ -124,34 +122,32 @@ func (db *DB) Playbook(ctx context.Context, userID, id string) (Playbook, error)
 // UpdatePlaybook changes the fields set in in. Criteria not given keep
 // their ids and order; criteria given are renumbered with new ids.
 func (db *DB) UpdatePlaybook(ctx context.Context, userID, id string, in PlaybookInput) (Playbook, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Playbook{}, err
-	}
-	defer tx.Rollback()
-	p, err := scanPlaybook(tx.QueryRowContext(ctx,
-		`SELECT `+playbookColumns+` FROM playbooks WHERE user_id = ? AND id = ?`, userID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Playbook{}, notFound("Playbook")
-	}
-	if err != nil {
-		return Playbook{}, err
-	}
-	in.apply(&p)
-	p.UpdatedAt = db.now()
-	if _, err := tx.ExecContext(ctx, `UPDATE playbooks SET title = ?, description = ?, content_markdown = ?,
-		updated_at = ? WHERE user_id = ? AND id = ?`,
-		p.Title, p.Description, p.ContentMarkdown, p.UpdatedAt, userID, id); err != nil {
-		return Playbook{}, err
-	}
-	if err := db.setPlaybookParts(ctx, tx, userID, id, in); err != nil {
-		return Playbook{}, err
-	}
-	p, err = loadPlaybook(ctx, tx, userID, id)
-	if err != nil {
-		return Playbook{}, err
-	}
-	return p, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Playbook, error) {
+		var err error
+		p, err := scanPlaybook(tx.QueryRowContext(ctx,
+			`SELECT `+playbookColumns+` FROM playbooks WHERE user_id = ? AND id = ?`, userID, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return Playbook{}, notFound("Playbook")
+		}
+		if err != nil {
+			return Playbook{}, err
+		}
+		in.apply(&p)
+		p.UpdatedAt = db.now()
+		if _, err := tx.ExecContext(ctx, `UPDATE playbooks SET title = ?, description = ?, content_markdown = ?,
+			updated_at = ? WHERE user_id = ? AND id = ?`,
+			p.Title, p.Description, p.ContentMarkdown, p.UpdatedAt, userID, id); err != nil {
+			return Playbook{}, err
+		}
+		if err := db.setPlaybookParts(ctx, tx, userID, id, in); err != nil {
+			return Playbook{}, err
+		}
+		p, err = loadPlaybook(ctx, tx, userID, id)
+		if err != nil {
+			return Playbook{}, err
+		}
+		return p, nil
+	})
 }
 
 // setPlaybookParts replaces the criteria, strategy links and tags that in
@@ -176,48 +172,46 @@ func (db *DB) setPlaybookParts(ctx context.Context, tx txn, userID, id string, i
 // null (by the foreign keys); trades lose their checklist entries of its
 // criteria. The warnings count each of these.
 func (db *DB) DeletePlaybook(ctx context.Context, userID, id string) (Deleted, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	defer tx.Rollback()
-	var strategies, trades, plans, chartBooks, checks, tagLinks int
-	err = tx.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM playbook_strategies WHERE playbook_id = p.id),
-		(SELECT count(*) FROM trades WHERE playbook_id = p.id),
-		(SELECT count(*) FROM trading_plans WHERE playbook_id = p.id),
-		(SELECT count(*) FROM chart_books WHERE playbook_id = p.id),
-		(SELECT count(*) FROM trade_criteria_checks k JOIN playbook_criteria c ON c.id = k.criterion_id
-		 WHERE c.playbook_id = p.id),
-		(SELECT count(*) FROM playbook_tags WHERE playbook_id = p.id)
-		FROM playbooks p WHERE p.user_id = ? AND p.id = ?`, userID, id).
-		Scan(&strategies, &trades, &plans, &chartBooks, &checks, &tagLinks)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Deleted{}, notFound("Playbook")
-	}
-	if err != nil {
-		return Deleted{}, err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM playbooks WHERE user_id = ? AND id = ?`, userID, id); err != nil {
-		return Deleted{}, err
-	}
-	d := Deleted{ID: id, Warnings: []string{}}
-	for _, w := range []struct {
-		n                   int
-		prefix, one, plural string
-	}{
-		{strategies, "Unlinked ", "strategy", "strategies"},
-		{trades, "Cleared the playbook of ", "trade", "trades"},
-		{plans, "Cleared the playbook of ", "trading plan", "trading plans"},
-		{chartBooks, "Cleared the playbook of ", "chart book", "chart books"},
-		{checks, "Removed ", "criteria checklist entry", "criteria checklist entries"},
-		{tagLinks, "Removed ", "tag association", "tag associations"},
-	} {
-		if w.n == 1 {
-			d.Warnings = append(d.Warnings, w.prefix+"1 "+w.one)
-		} else if w.n > 1 {
-			d.Warnings = append(d.Warnings, w.prefix+strconv.Itoa(w.n)+" "+w.plural)
+	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
+		var err error
+		var strategies, trades, plans, chartBooks, checks, tagLinks int
+		err = tx.QueryRowContext(ctx, `SELECT
+			(SELECT count(*) FROM playbook_strategies WHERE playbook_id = p.id),
+			(SELECT count(*) FROM trades WHERE playbook_id = p.id),
+			(SELECT count(*) FROM trading_plans WHERE playbook_id = p.id),
+			(SELECT count(*) FROM chart_books WHERE playbook_id = p.id),
+			(SELECT count(*) FROM trade_criteria_checks k JOIN playbook_criteria c ON c.id = k.criterion_id
+			 WHERE c.playbook_id = p.id),
+			(SELECT count(*) FROM playbook_tags WHERE playbook_id = p.id)
+			FROM playbooks p WHERE p.user_id = ? AND p.id = ?`, userID, id).
+			Scan(&strategies, &trades, &plans, &chartBooks, &checks, &tagLinks)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Deleted{}, notFound("Playbook")
 		}
-	}
-	return d, tx.Commit()
+		if err != nil {
+			return Deleted{}, err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM playbooks WHERE user_id = ? AND id = ?`, userID, id); err != nil {
+			return Deleted{}, err
+		}
+		d := Deleted{ID: id, Warnings: []string{}}
+		for _, w := range []struct {
+			n                   int
+			prefix, one, plural string
+		}{
+			{strategies, "Unlinked ", "strategy", "strategies"},
+			{trades, "Cleared the playbook of ", "trade", "trades"},
+			{plans, "Cleared the playbook of ", "trading plan", "trading plans"},
+			{chartBooks, "Cleared the playbook of ", "chart book", "chart books"},
+			{checks, "Removed ", "criteria checklist entry", "criteria checklist entries"},
+			{tagLinks, "Removed ", "tag association", "tag associations"},
+		} {
+			if w.n == 1 {
+				d.Warnings = append(d.Warnings, w.prefix+"1 "+w.one)
+			} else if w.n > 1 {
+				d.Warnings = append(d.Warnings, w.prefix+strconv.Itoa(w.n)+" "+w.plural)
+			}
+		}
+		return d, nil
+	})
 }

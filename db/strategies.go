@@ -90,23 +90,21 @@ func (db *DB) CreateStrategy(ctx context.Context, userID string, in StrategyInpu
 	now := db.now()
 	s := Strategy{ID: db.NewID(), Type: "risk_management", CreatedAt: now, UpdatedAt: now}
 	in.apply(&s)
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Strategy{}, err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO strategies (user_id, `+strategyColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		userID, s.ID, s.Title, s.Description, s.Type, s.ContentMarkdown, s.CreatedAt, s.UpdatedAt); err != nil {
-		return Strategy{}, err
-	}
-	if s.StrategyRules, err = db.setRules(ctx, tx, s.ID, in.StrategyRules); err != nil {
-		return Strategy{}, err
-	}
-	if s.Tags, err = setTags(ctx, tx, userID, strategyTags, s.ID, in.TagIDs); err != nil {
-		return Strategy{}, err
-	}
-	return s, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Strategy, error) {
+		var err error
+		if _, err := tx.ExecContext(ctx, `INSERT INTO strategies (user_id, `+strategyColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			userID, s.ID, s.Title, s.Description, s.Type, s.ContentMarkdown, s.CreatedAt, s.UpdatedAt); err != nil {
+			return Strategy{}, err
+		}
+		if s.StrategyRules, err = db.setRules(ctx, tx, s.ID, in.StrategyRules); err != nil {
+			return Strategy{}, err
+		}
+		if s.Tags, err = setTags(ctx, tx, userID, strategyTags, s.ID, in.TagIDs); err != nil {
+			return Strategy{}, err
+		}
+		return s, nil
+	})
 }
 
 // Strategy reads one of the user's strategies with its rules and tags.
@@ -140,29 +138,27 @@ func loadStrategy(ctx context.Context, q querier, userID, id string) (Strategy, 
 
 // UpdateStrategy changes the fields set in in; rules given replace the set.
 func (db *DB) UpdateStrategy(ctx context.Context, userID, id string, in StrategyInput) (Strategy, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Strategy{}, err
-	}
-	defer tx.Rollback()
-	s, err := loadStrategy(ctx, tx, userID, id)
-	if err != nil {
-		return Strategy{}, err
-	}
-	in.apply(&s)
-	s.UpdatedAt = db.now()
-	if _, err := tx.ExecContext(ctx, `UPDATE strategies SET title = ?, description = ?, type = ?,
-		content_markdown = ?, updated_at = ? WHERE user_id = ? AND id = ?`,
-		s.Title, s.Description, s.Type, s.ContentMarkdown, s.UpdatedAt, userID, id); err != nil {
-		return Strategy{}, err
-	}
-	if s.StrategyRules, err = db.setRules(ctx, tx, id, in.StrategyRules); err != nil {
-		return Strategy{}, err
-	}
-	if s.Tags, err = setTags(ctx, tx, userID, strategyTags, id, in.TagIDs); err != nil {
-		return Strategy{}, err
-	}
-	return s, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Strategy, error) {
+		var err error
+		s, err := loadStrategy(ctx, tx, userID, id)
+		if err != nil {
+			return Strategy{}, err
+		}
+		in.apply(&s)
+		s.UpdatedAt = db.now()
+		if _, err := tx.ExecContext(ctx, `UPDATE strategies SET title = ?, description = ?, type = ?,
+			content_markdown = ?, updated_at = ? WHERE user_id = ? AND id = ?`,
+			s.Title, s.Description, s.Type, s.ContentMarkdown, s.UpdatedAt, userID, id); err != nil {
+			return Strategy{}, err
+		}
+		if s.StrategyRules, err = db.setRules(ctx, tx, id, in.StrategyRules); err != nil {
+			return Strategy{}, err
+		}
+		if s.Tags, err = setTags(ctx, tx, userID, strategyTags, id, in.TagIDs); err != nil {
+			return Strategy{}, err
+		}
+		return s, nil
+	})
 }
 
 // DeleteStrategy removes one of the user's strategies with its rules, its
@@ -170,36 +166,34 @@ func (db *DB) UpdateStrategy(ctx context.Context, userID, id string, in Strategy
 // transaction; the warnings count the links. Rule evaluations of trades keep
 // their snapshot of the rule and lose only the reference.
 func (db *DB) DeleteStrategy(ctx context.Context, userID, id string) (Deleted, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	defer tx.Rollback()
-	var playbooks, trades, tagLinks int
-	err = tx.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM playbook_strategies WHERE strategy_id = s.id),
-		(SELECT count(*) FROM trade_strategies WHERE strategy_id = s.id),
-		(SELECT count(*) FROM strategy_tags WHERE strategy_id = s.id)
-		FROM strategies s WHERE s.user_id = ? AND s.id = ?`, userID, id).Scan(&playbooks, &trades, &tagLinks)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Deleted{}, notFound("Strategy")
-	}
-	if err != nil {
-		return Deleted{}, err
-	}
-	// The links and the rules go by ON DELETE CASCADE.
-	if _, err := tx.ExecContext(ctx, `DELETE FROM strategies WHERE user_id = ? AND id = ?`, userID, id); err != nil {
-		return Deleted{}, err
-	}
-	d := Deleted{ID: id, Warnings: []string{}}
-	if playbooks > 0 {
-		d.Warnings = append(d.Warnings, "Removed from "+plural(playbooks, "playbook"))
-	}
-	if trades > 0 {
-		d.Warnings = append(d.Warnings, "Removed from "+plural(trades, "trade"))
-	}
-	if tagLinks > 0 {
-		d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
-	}
-	return d, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
+		var err error
+		var playbooks, trades, tagLinks int
+		err = tx.QueryRowContext(ctx, `SELECT
+			(SELECT count(*) FROM playbook_strategies WHERE strategy_id = s.id),
+			(SELECT count(*) FROM trade_strategies WHERE strategy_id = s.id),
+			(SELECT count(*) FROM strategy_tags WHERE strategy_id = s.id)
+			FROM strategies s WHERE s.user_id = ? AND s.id = ?`, userID, id).Scan(&playbooks, &trades, &tagLinks)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Deleted{}, notFound("Strategy")
+		}
+		if err != nil {
+			return Deleted{}, err
+		}
+		// The links and the rules go by ON DELETE CASCADE.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM strategies WHERE user_id = ? AND id = ?`, userID, id); err != nil {
+			return Deleted{}, err
+		}
+		d := Deleted{ID: id, Warnings: []string{}}
+		if playbooks > 0 {
+			d.Warnings = append(d.Warnings, "Removed from "+plural(playbooks, "playbook"))
+		}
+		if trades > 0 {
+			d.Warnings = append(d.Warnings, "Removed from "+plural(trades, "trade"))
+		}
+		if tagLinks > 0 {
+			d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
+		}
+		return d, nil
+	})
 }

@@ -121,16 +121,13 @@ func tagGroups(ctx context.Context, q querier, userID string) ([]TagGroup, error
 
 // CreateTagGroup adds a group at the end of the user's groups.
 func (db *DB) CreateTagGroup(ctx context.Context, userID, name, color string) (TagGroup, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return TagGroup{}, err
-	}
-	defer tx.Rollback()
-	g, err := db.insertTagGroup(ctx, tx, userID, name, color)
-	if err != nil {
-		return TagGroup{}, err
-	}
-	return g, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (TagGroup, error) {
+		g, err := db.insertTagGroup(ctx, tx, userID, name, color)
+		if err != nil {
+			return TagGroup{}, err
+		}
+		return g, nil
+	})
 }
 
 func (db *DB) insertTagGroup(ctx context.Context, tx txn, userID, name, color string) (TagGroup, error) {
@@ -157,52 +154,50 @@ func tagNameTaken(name string) error {
 
 // UpdateTagGroup renames, recolours or reorders a group.
 func (db *DB) UpdateTagGroup(ctx context.Context, userID, id string, upd TagGroupUpdate) (TagGroup, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return TagGroup{}, err
-	}
-	defer tx.Rollback()
-	g, err := scanTagGroup(tx.QueryRowContext(ctx, `SELECT `+tagGroupColumns+` FROM tag_groups WHERE user_id = ? AND id = ?`, userID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return TagGroup{}, notFound("Tag group")
-	}
-	if err != nil {
-		return TagGroup{}, err
-	}
-	if upd.Name.Set {
-		g.Name = upd.Name.Value
-	}
-	if upd.Color.Set {
-		g.Color = upd.Color.Value
-	}
-	if upd.SortOrder.Set {
-		g.SortOrder = upd.SortOrder.Value
-	}
-	g.UpdatedAt = db.now()
-	_, err = tx.ExecContext(ctx, `UPDATE tag_groups SET name = ?, color = ?, sort_order = ?, updated_at = ? WHERE id = ?`,
-		g.Name, g.Color, g.SortOrder, g.UpdatedAt, g.ID)
-	if isUniqueViolation(err) {
-		return TagGroup{}, groupNameTaken(g.Name)
-	}
-	if err != nil {
-		return TagGroup{}, err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+tagColumns+` FROM tags WHERE tag_group_id = ? ORDER BY sort_order, name, id`, id)
-	if err != nil {
-		return TagGroup{}, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		t, err := scanTag(rows)
+	return inTx(ctx, db.begin, func(tx txn) (TagGroup, error) {
+		var err error
+		g, err := scanTagGroup(tx.QueryRowContext(ctx, `SELECT `+tagGroupColumns+` FROM tag_groups WHERE user_id = ? AND id = ?`, userID, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return TagGroup{}, notFound("Tag group")
+		}
 		if err != nil {
 			return TagGroup{}, err
 		}
-		g.Tags = append(g.Tags, t)
-	}
-	if err := rows.Err(); err != nil {
-		return TagGroup{}, err
-	}
-	return g, tx.Commit()
+		if upd.Name.Set {
+			g.Name = upd.Name.Value
+		}
+		if upd.Color.Set {
+			g.Color = upd.Color.Value
+		}
+		if upd.SortOrder.Set {
+			g.SortOrder = upd.SortOrder.Value
+		}
+		g.UpdatedAt = db.now()
+		_, err = tx.ExecContext(ctx, `UPDATE tag_groups SET name = ?, color = ?, sort_order = ?, updated_at = ? WHERE id = ?`,
+			g.Name, g.Color, g.SortOrder, g.UpdatedAt, g.ID)
+		if isUniqueViolation(err) {
+			return TagGroup{}, groupNameTaken(g.Name)
+		}
+		if err != nil {
+			return TagGroup{}, err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+tagColumns+` FROM tags WHERE tag_group_id = ? ORDER BY sort_order, name, id`, id)
+		if err != nil {
+			return TagGroup{}, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			t, err := scanTag(rows)
+			if err != nil {
+				return TagGroup{}, err
+			}
+			g.Tags = append(g.Tags, t)
+		}
+		if err := rows.Err(); err != nil {
+			return TagGroup{}, err
+		}
+		return g, nil
+	})
 }
 
 // countTagLinks counts the associations of the tags matching cond (a
@@ -224,35 +219,33 @@ func countTagLinks(ctx context.Context, tx txn, cond string, args ...any) (int, 
 // DeleteTagGroup removes a group, its tags and their associations with all
 // content, in one transaction.
 func (db *DB) DeleteTagGroup(ctx context.Context, userID, id string) (Deleted, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	defer tx.Rollback()
-	var tags int
-	err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM tags WHERE tag_group_id = g.id)
-		FROM tag_groups g WHERE g.user_id = ? AND g.id = ?`, userID, id).Scan(&tags)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Deleted{}, notFound("Tag group")
-	}
-	if err != nil {
-		return Deleted{}, err
-	}
-	links, err := countTagLinks(ctx, tx, "t.tag_group_id = ?", id)
-	if err != nil {
-		return Deleted{}, err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM tag_groups WHERE user_id = ? AND id = ?`, userID, id); err != nil {
-		return Deleted{}, err
-	}
-	d := Deleted{ID: id, Warnings: []string{}}
-	if tags > 0 {
-		d.Warnings = append(d.Warnings, "Deleted "+plural(tags, "tag"))
-	}
-	if links > 0 {
-		d.Warnings = append(d.Warnings, "Removed "+plural(links, "tag association"))
-	}
-	return d, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
+		var err error
+		var tags int
+		err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM tags WHERE tag_group_id = g.id)
+			FROM tag_groups g WHERE g.user_id = ? AND g.id = ?`, userID, id).Scan(&tags)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Deleted{}, notFound("Tag group")
+		}
+		if err != nil {
+			return Deleted{}, err
+		}
+		links, err := countTagLinks(ctx, tx, "t.tag_group_id = ?", id)
+		if err != nil {
+			return Deleted{}, err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM tag_groups WHERE user_id = ? AND id = ?`, userID, id); err != nil {
+			return Deleted{}, err
+		}
+		d := Deleted{ID: id, Warnings: []string{}}
+		if tags > 0 {
+			d.Warnings = append(d.Warnings, "Deleted "+plural(tags, "tag"))
+		}
+		if links > 0 {
+			d.Warnings = append(d.Warnings, "Removed "+plural(links, "tag association"))
+		}
+		return d, nil
+	})
 }
 
 // ownGroup checks that groupID is one of the user's groups; field names the
@@ -268,19 +261,16 @@ func ownGroup(ctx context.Context, tx txn, userID, groupID, field string) error 
 
 // CreateTag adds a tag at the end of one of the user's groups.
 func (db *DB) CreateTag(ctx context.Context, userID, groupID, name string) (Tag, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Tag{}, err
-	}
-	defer tx.Rollback()
-	if err := ownGroup(ctx, tx, userID, groupID, "tag_group_id"); err != nil {
-		return Tag{}, err
-	}
-	t, err := db.insertTag(ctx, tx, userID, groupID, name)
-	if err != nil {
-		return Tag{}, err
-	}
-	return t, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Tag, error) {
+		if err := ownGroup(ctx, tx, userID, groupID, "tag_group_id"); err != nil {
+			return Tag{}, err
+		}
+		t, err := db.insertTag(ctx, tx, userID, groupID, name)
+		if err != nil {
+			return Tag{}, err
+		}
+		return t, nil
+	})
 }
 
 func (db *DB) insertTag(ctx context.Context, tx txn, userID, groupID, name string) (Tag, error) {
@@ -298,46 +288,44 @@ func (db *DB) insertTag(ctx context.Context, tx txn, userID, groupID, name strin
 // UpdateTag renames, reorders or moves a tag. A tag moved without a
 // sort_order goes last in its new group.
 func (db *DB) UpdateTag(ctx context.Context, userID, id string, upd TagUpdate) (Tag, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Tag{}, err
-	}
-	defer tx.Rollback()
-	t, err := scanTag(tx.QueryRowContext(ctx, `SELECT `+tagColumns+` FROM tags WHERE user_id = ? AND id = ?`, userID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Tag{}, notFound("Tag")
-	}
-	if err != nil {
-		return Tag{}, err
-	}
-	if upd.TagGroupID.Set && upd.TagGroupID.Value != t.TagGroupID {
-		if err := ownGroup(ctx, tx, userID, upd.TagGroupID.Value, "tag_group_id"); err != nil {
+	return inTx(ctx, db.begin, func(tx txn) (Tag, error) {
+		var err error
+		t, err := scanTag(tx.QueryRowContext(ctx, `SELECT `+tagColumns+` FROM tags WHERE user_id = ? AND id = ?`, userID, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return Tag{}, notFound("Tag")
+		}
+		if err != nil {
 			return Tag{}, err
 		}
-		t.TagGroupID = upd.TagGroupID.Value
-		if !upd.SortOrder.Set {
-			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(sort_order) + 1, 0) FROM tags WHERE tag_group_id = ?`,
-				t.TagGroupID).Scan(&t.SortOrder); err != nil {
+		if upd.TagGroupID.Set && upd.TagGroupID.Value != t.TagGroupID {
+			if err := ownGroup(ctx, tx, userID, upd.TagGroupID.Value, "tag_group_id"); err != nil {
 				return Tag{}, err
 			}
+			t.TagGroupID = upd.TagGroupID.Value
+			if !upd.SortOrder.Set {
+				if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(sort_order) + 1, 0) FROM tags WHERE tag_group_id = ?`,
+					t.TagGroupID).Scan(&t.SortOrder); err != nil {
+					return Tag{}, err
+				}
+			}
 		}
-	}
-	if upd.Name.Set {
-		t.Name = upd.Name.Value
-	}
-	if upd.SortOrder.Set {
-		t.SortOrder = upd.SortOrder.Value
-	}
-	t.UpdatedAt = db.now()
-	_, err = tx.ExecContext(ctx, `UPDATE tags SET name = ?, tag_group_id = ?, sort_order = ?, updated_at = ? WHERE id = ?`,
-		t.Name, t.TagGroupID, t.SortOrder, t.UpdatedAt, t.ID)
-	if isUniqueViolation(err) {
-		return Tag{}, tagNameTaken(t.Name)
-	}
-	if err != nil {
-		return Tag{}, err
-	}
-	return t, tx.Commit()
+		if upd.Name.Set {
+			t.Name = upd.Name.Value
+		}
+		if upd.SortOrder.Set {
+			t.SortOrder = upd.SortOrder.Value
+		}
+		t.UpdatedAt = db.now()
+		_, err = tx.ExecContext(ctx, `UPDATE tags SET name = ?, tag_group_id = ?, sort_order = ?, updated_at = ? WHERE id = ?`,
+			t.Name, t.TagGroupID, t.SortOrder, t.UpdatedAt, t.ID)
+		if isUniqueViolation(err) {
+			return Tag{}, tagNameTaken(t.Name)
+		}
+		if err != nil {
+			return Tag{}, err
+		}
+		return t, nil
+	})
 }
 
 // ReorderTags sets the sort order of several tags of one group at once and
@@ -391,25 +379,22 @@ func (db *DB) ReorderTags(ctx context.Context, userID, groupID string, orders []
 
 // DeleteTag removes a tag from all content it was applied to, and the tag.
 func (db *DB) DeleteTag(ctx context.Context, userID, id string) (Deleted, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	defer tx.Rollback()
-	links, err := countTagLinks(ctx, tx, "t.user_id = ? AND t.id = ?", userID, id)
-	if err != nil {
-		return Deleted{}, err
-	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE user_id = ? AND id = ?`, userID, id)
-	if err != nil {
-		return Deleted{}, err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return Deleted{}, notFound("Tag")
-	}
-	d := Deleted{ID: id, Warnings: []string{}}
-	if links > 0 {
-		d.Warnings = append(d.Warnings, "Removed "+plural(links, "tag association"))
-	}
-	return d, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
+		links, err := countTagLinks(ctx, tx, "t.user_id = ? AND t.id = ?", userID, id)
+		if err != nil {
+			return Deleted{}, err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE user_id = ? AND id = ?`, userID, id)
+		if err != nil {
+			return Deleted{}, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return Deleted{}, notFound("Tag")
+		}
+		d := Deleted{ID: id, Warnings: []string{}}
+		if links > 0 {
+			d.Warnings = append(d.Warnings, "Removed "+plural(links, "tag association"))
+		}
+		return d, nil
+	})
 }

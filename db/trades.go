@@ -175,26 +175,24 @@ func scanTrade(s interface{ Scan(...any) error }) (Trade, error) {
 // CreateTrade records a trade with its fills, deriving every computed field,
 // in one transaction.
 func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Trade, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Trade{}, err
-	}
-	defer tx.Rollback()
-	now := db.now()
-	t := Trade{ID: db.NewID(), CreatedAt: now, UpdatedAt: now, review: tradeReview{stops: levels{}, targets: levels{}}}
-	if err := db.applyTrade(ctx, tx, userID, &t, in); err != nil {
-		return Trade{}, err
-	}
-	if err := insertTrade(ctx, tx, userID, &t); err != nil {
-		return Trade{}, err
-	}
-	if t.Tags, err = setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
-		return Trade{}, err
-	}
-	if err := db.saveReviewLinks(ctx, tx, userID, &t, in, dayKey{}); err != nil {
-		return Trade{}, err
-	}
-	return t, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Trade, error) {
+		var err error
+		now := db.now()
+		t := Trade{ID: db.NewID(), CreatedAt: now, UpdatedAt: now, review: tradeReview{stops: levels{}, targets: levels{}}}
+		if err := db.applyTrade(ctx, tx, userID, &t, in); err != nil {
+			return Trade{}, err
+		}
+		if err := insertTrade(ctx, tx, userID, &t); err != nil {
+			return Trade{}, err
+		}
+		if t.Tags, err = setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
+			return Trade{}, err
+		}
+		if err := db.saveReviewLinks(ctx, tx, userID, &t, in, dayKey{}); err != nil {
+			return Trade{}, err
+		}
+		return t, nil
+	})
 }
 
 // insertTrade writes a new, derived trade and its fills.
@@ -219,34 +217,31 @@ func insertTrade(ctx context.Context, tx txn, userID string, t *Trade) error {
 // UpdateTrade changes the fields given in in (executions given replace the
 // set), re-derives the computed fields, and returns the enriched trade.
 func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput) (EnrichedTrade, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return EnrichedTrade{}, err
-	}
-	defer tx.Rollback()
-	t, err := loadTrade(ctx, tx, userID, id)
-	if err != nil {
-		return EnrichedTrade{}, err
-	}
-	t.UpdatedAt = db.now()
-	before := dayKey{t.AccountID, t.EntryDate}
-	if err := db.applyTrade(ctx, tx, userID, &t, in); err != nil {
-		return EnrichedTrade{}, err
-	}
-	if err := saveTrade(ctx, tx, userID, &t, in.Executions.Set); err != nil {
-		return EnrichedTrade{}, err
-	}
-	if _, err := setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
-		return EnrichedTrade{}, err
-	}
-	if err := db.saveReviewLinks(ctx, tx, userID, &t, in, before); err != nil {
-		return EnrichedTrade{}, err
-	}
-	e, err := enrichedTrade(ctx, tx, userID, id)
-	if err != nil {
-		return EnrichedTrade{}, err
-	}
-	return e, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (EnrichedTrade, error) {
+		t, err := loadTrade(ctx, tx, userID, id)
+		if err != nil {
+			return EnrichedTrade{}, err
+		}
+		t.UpdatedAt = db.now()
+		before := dayKey{t.AccountID, t.EntryDate}
+		if err := db.applyTrade(ctx, tx, userID, &t, in); err != nil {
+			return EnrichedTrade{}, err
+		}
+		if err := saveTrade(ctx, tx, userID, &t, in.Executions.Set); err != nil {
+			return EnrichedTrade{}, err
+		}
+		if _, err := setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
+			return EnrichedTrade{}, err
+		}
+		if err := db.saveReviewLinks(ctx, tx, userID, &t, in, before); err != nil {
+			return EnrichedTrade{}, err
+		}
+		e, err := enrichedTrade(ctx, tx, userID, id)
+		if err != nil {
+			return EnrichedTrade{}, err
+		}
+		return e, nil
+	})
 }
 
 // saveTrade writes a loaded trade's fields back, and its fills when they
@@ -472,40 +467,38 @@ func rawOr(s, fallback string) json.RawMessage {
 // DeleteTrade removes one of the user's trades with its fills, write-ups
 // and tag associations, in one transaction; the warnings count them.
 func (db *DB) DeleteTrade(ctx context.Context, userID, id string) (Deleted, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Deleted{}, err
-	}
-	defer tx.Rollback()
-	var fills, writeUps, tagLinks int
-	var day dayKey
-	err = tx.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM executions WHERE trade_id = t.id),
-		(SELECT count(*) FROM write_ups WHERE trade_id = t.id),
-		(SELECT count(*) FROM trade_tags WHERE trade_id = t.id),
-		t.account_id, t.entry_date
-		FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id).Scan(&fills, &writeUps, &tagLinks, &day.accountID, &day.date)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Deleted{}, notFound("Trade")
-	}
-	if err != nil {
-		return Deleted{}, err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, id); err != nil {
-		return Deleted{}, err
-	}
-	if err := db.reevaluateDays(ctx, tx, userID, id, day); err != nil {
-		return Deleted{}, err
-	}
-	d := Deleted{ID: id, Warnings: []string{}}
-	if fills > 0 {
-		d.Warnings = append(d.Warnings, "Deleted "+plural(fills, "execution"))
-	}
-	if writeUps > 0 {
-		d.Warnings = append(d.Warnings, "Deleted "+plural(writeUps, "trade write-up"))
-	}
-	if tagLinks > 0 {
-		d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
-	}
-	return d, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
+		var err error
+		var fills, writeUps, tagLinks int
+		var day dayKey
+		err = tx.QueryRowContext(ctx, `SELECT
+			(SELECT count(*) FROM executions WHERE trade_id = t.id),
+			(SELECT count(*) FROM write_ups WHERE trade_id = t.id),
+			(SELECT count(*) FROM trade_tags WHERE trade_id = t.id),
+			t.account_id, t.entry_date
+			FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id).Scan(&fills, &writeUps, &tagLinks, &day.accountID, &day.date)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Deleted{}, notFound("Trade")
+		}
+		if err != nil {
+			return Deleted{}, err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, id); err != nil {
+			return Deleted{}, err
+		}
+		if err := db.reevaluateDays(ctx, tx, userID, id, day); err != nil {
+			return Deleted{}, err
+		}
+		d := Deleted{ID: id, Warnings: []string{}}
+		if fills > 0 {
+			d.Warnings = append(d.Warnings, "Deleted "+plural(fills, "execution"))
+		}
+		if writeUps > 0 {
+			d.Warnings = append(d.Warnings, "Deleted "+plural(writeUps, "trade write-up"))
+		}
+		if tagLinks > 0 {
+			d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
+		}
+		return d, nil
+	})
 }

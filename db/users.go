@@ -47,16 +47,13 @@ func CheckTimezone(tz string) error {
 
 // CreateUser adds a user with an active subscription.
 func (db *DB) CreateUser(ctx context.Context, name, timezone string) (User, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return User{}, err
-	}
-	defer tx.Rollback()
-	u, err := db.insertUser(ctx, tx, name, timezone)
-	if err != nil {
-		return User{}, err
-	}
-	return u, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (User, error) {
+		u, err := db.insertUser(ctx, tx, name, timezone)
+		if err != nil {
+			return User{}, err
+		}
+		return u, nil
+	})
 }
 
 func (db *DB) insertUser(ctx context.Context, tx txn, name, timezone string) (User, error) {
@@ -133,25 +130,22 @@ func (db *DB) UpdateUser(ctx context.Context, name string, upd UserUpdate) (User
 			return User{}, err
 		}
 	}
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return User{}, err
-	}
-	defer tx.Rollback()
-	u, err := scanUser(tx.QueryRowContext(ctx,
-		`SELECT id, name, timezone, subscription, created_at FROM users WHERE name = ?`, name))
-	if err != nil {
-		return User{}, err
-	}
-	if upd.Subscription.Set {
-		u.Subscription = upd.Subscription.Value
-	}
-	if upd.Timezone.Set {
-		u.Timezone = upd.Timezone.Value
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE users SET subscription = ?, timezone = ? WHERE id = ?`,
-		u.Subscription, u.Timezone, u.ID); err != nil {
-		return User{}, err
-	}
-	return u, tx.Commit()
+	return inTx(ctx, db.begin, func(tx txn) (User, error) {
+		u, err := scanUser(tx.QueryRowContext(ctx,
+			`SELECT id, name, timezone, subscription, created_at FROM users WHERE name = ?`, name))
+		if err != nil {
+			return User{}, err
+		}
+		if upd.Subscription.Set {
+			u.Subscription = upd.Subscription.Value
+		}
+		if upd.Timezone.Set {
+			u.Timezone = upd.Timezone.Value
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET subscription = ?, timezone = ? WHERE id = ?`,
+			u.Subscription, u.Timezone, u.ID); err != nil {
+			return User{}, err
+		}
+		return u, nil
+	})
 }
