@@ -226,19 +226,18 @@ func (db *DB) Pragma(ctx context.Context, name string, readOnly bool) (string, e
 // cap. It lasts while the DB is open. Tests use it to fill the disk for
 // real without a filesystem of their own.
 func (db *DB) CapSize(ctx context.Context, maxBytes int64) error {
-	_, err := inTx(ctx, db.begin, func(tx txn) (struct{}, error) {
+	return inTxDo(ctx, db.begin, func(tx txn) error {
 		pages := int64(4294967294) // SQLite's own limit
 		if maxBytes > 0 {
 			var pageSize int64
 			if err := tx.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&pageSize); err != nil {
-				return struct{}{}, err
+				return err
 			}
 			pages = max(1, maxBytes/pageSize)
 		}
 		_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages))
-		return struct{}{}, err
+		return err
 	})
-	return err
 }
 
 // now is the current time as stored text.
@@ -280,6 +279,12 @@ func inTx[R any](ctx context.Context, begin func(context.Context) (txn, error), 
 		return zero, err
 	}
 	return r, tx.Commit()
+}
+
+// inTxDo is inTx for work that returns nothing but its error.
+func inTxDo(ctx context.Context, begin func(context.Context) (txn, error), fn func(txn) error) error {
+	_, err := inTx(ctx, begin, func(tx txn) (struct{}, error) { return struct{}{}, fn(tx) })
+	return err
 }
 
 func newUUIDv7() string {

@@ -109,52 +109,54 @@ func (db *DB) CreateDocument(ctx context.Context, userID string, in DocumentUplo
 // account_number is a *NotFoundError naming the field.
 func (db *DB) ReplaceDocument(ctx context.Context, userID, id string, in DocumentUpload, place func() error) (Document, string, error) {
 	ctx = placingContext(ctx)
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Document{}, "", err
-	}
-	defer tx.Rollback()
-	d, err := scanDocument(tx.QueryRowContext(ctx,
-		`SELECT `+documentColumns+` FROM documents WHERE user_id = ? AND id = ?`, userID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Document{}, "", &NotFoundError{Kind: "Document", Field: "document_id"}
-	}
-	if err != nil {
-		return Document{}, "", err
-	}
-	if in.AccountNumber != "" {
-		if d.AccountID, err = accountByNumber(ctx, tx, userID, in.AccountNumber); err != nil {
-			return Document{}, "", err
+	var gone string
+	doc, err := inTx(ctx, db.begin, func(tx txn) (Document, error) {
+		d, err := scanDocument(tx.QueryRowContext(ctx,
+			`SELECT `+documentColumns+` FROM documents WHERE user_id = ? AND id = ?`, userID, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return Document{}, &NotFoundError{Kind: "Document", Field: "document_id"}
 		}
-	}
-	if in.DocumentName != "" {
-		d.DocumentName = in.DocumentName
-	}
-	if in.Category != "" {
-		d.Category = in.Category
-	}
-	old := d.BlobHash
-	d.FileName, d.FileSize, d.MIMEType, d.BlobHash = in.FileName, in.FileSize, in.MIMEType, in.BlobHash
-	d.UpdatedAt = db.now()
-	_, err = tx.ExecContext(ctx, `UPDATE documents SET account_id = ?, document_name = ?, category = ?,
-		file_name = ?, file_size = ?, mime_type = ?, blob_hash = ?, updated_at = ?
-		WHERE user_id = ? AND id = ?`,
-		d.AccountID, d.DocumentName, d.Category, d.FileName, d.FileSize, d.MIMEType, d.BlobHash, d.UpdatedAt,
-		userID, id)
+		if err != nil {
+			return Document{}, err
+		}
+		if in.AccountNumber != "" {
+			if d.AccountID, err = accountByNumber(ctx, tx, userID, in.AccountNumber); err != nil {
+				return Document{}, err
+			}
+		}
+		if in.DocumentName != "" {
+			d.DocumentName = in.DocumentName
+		}
+		if in.Category != "" {
+			d.Category = in.Category
+		}
+		old := d.BlobHash
+		d.FileName, d.FileSize, d.MIMEType, d.BlobHash = in.FileName, in.FileSize, in.MIMEType, in.BlobHash
+		d.UpdatedAt = db.now()
+		_, err = tx.ExecContext(ctx, `UPDATE documents SET account_id = ?, document_name = ?, category = ?,
+			file_name = ?, file_size = ?, mime_type = ?, blob_hash = ?, updated_at = ?
+			WHERE user_id = ? AND id = ?`,
+			d.AccountID, d.DocumentName, d.Category, d.FileName, d.FileSize, d.MIMEType, d.BlobHash, d.UpdatedAt,
+			userID, id)
+		if err != nil {
+			return Document{}, err
+		}
+		if err := place(); err != nil {
+			return Document{}, err
+		}
+		unused, err := unusedBlobs(ctx, tx, []string{old})
+		if err != nil {
+			return Document{}, err
+		}
+		if len(unused) > 0 {
+			gone = old
+		}
+		return d, nil
+	})
 	if err != nil {
 		return Document{}, "", err
 	}
-	if err := place(); err != nil {
-		return Document{}, "", err
-	}
-	unused, err := unusedBlobs(ctx, tx, []string{old})
-	if err != nil {
-		return Document{}, "", err
-	}
-	if len(unused) == 0 {
-		return d, "", tx.Commit()
-	}
-	return d, old, tx.Commit()
+	return doc, gone, nil
 }
 
 // placingContext is the context of a transaction that places a blob. Once
@@ -219,7 +221,6 @@ func (db *DB) DocumentFile(ctx context.Context, id string) (Document, error) {
 // UpdateDocument changes the metadata set in upd; the file stays.
 func (db *DB) UpdateDocument(ctx context.Context, userID, id string, upd DocumentUpdate) (Document, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Document, error) {
-		var err error
 		d, err := scanDocument(tx.QueryRowContext(ctx,
 			`SELECT `+documentColumns+` FROM documents WHERE user_id = ? AND id = ?`, userID, id))
 		if errors.Is(err, sql.ErrNoRows) {

@@ -104,28 +104,29 @@ func (db *DB) Documents(ctx context.Context, userID string, f DocumentFilter, pa
 	if err != nil {
 		return nil, 0, err
 	}
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer tx.Rollback()
 	var total int
-	if err := tx.Tx.QueryRowContext(ctx, `SELECT count(*) FROM documents d WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := tx.Tx.QueryContext(ctx, `SELECT `+documentColumns+` FROM documents d WHERE `+where+`
-		ORDER BY `+documentOrder+` LIMIT ? OFFSET ?`, append(args, page.Limit, page.Offset)...)
+	out, err := inTx(ctx, db.beginRead, func(tx txn) ([]Document, error) {
+		if err := tx.Tx.QueryRowContext(ctx, `SELECT count(*) FROM documents d WHERE `+where, args...).Scan(&total); err != nil {
+			return nil, err
+		}
+		rows, err := tx.Tx.QueryContext(ctx, `SELECT `+documentColumns+` FROM documents d WHERE `+where+`
+			ORDER BY `+documentOrder+` LIMIT ? OFFSET ?`, append(args, page.Limit, page.Offset)...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := []Document{}
+		for rows.Next() {
+			d, err := scanDocument(rows)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, d)
+		}
+		return out, rows.Err()
+	})
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	out := []Document{}
-	for rows.Next() {
-		d, err := scanDocument(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, d)
-	}
-	return out, total, rows.Err()
+	return out, total, nil
 }

@@ -66,81 +66,86 @@ func NormaliseRoot(root string) string {
 // SetInstrument sets the user's point value for root and re-prices the
 // user's trades of that root in the same transaction, returning how many.
 func (db *DB) SetInstrument(ctx context.Context, userID, root string, pointValue float64, assetClass string) (Instrument, int, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Instrument{}, 0, err
-	}
-	defer tx.Rollback()
-	now := db.now()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO instruments (user_id, root, point_value, asset_class, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (user_id, root) DO UPDATE SET point_value = excluded.point_value,
-			asset_class = excluded.asset_class, updated_at = excluded.updated_at`,
-		userID, root, pointValue, assetClass, now, now); err != nil {
-		return Instrument{}, 0, err
-	}
-	n, err := db.repriceRoot(ctx, tx, userID, root)
-	var inv *InvalidError
-	if errors.As(err, &inv) {
-		// A new asset class left the root's futures trades without a point value.
-		trades, err := countRootFutures(ctx, tx, userID, root)
+	var n int // trades re-priced
+	in, err := inTx(ctx, db.begin, func(tx txn) (Instrument, error) {
+		now := db.now()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO instruments (user_id, root, point_value, asset_class, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (user_id, root) DO UPDATE SET point_value = excluded.point_value,
+				asset_class = excluded.asset_class, updated_at = excluded.updated_at`,
+			userID, root, pointValue, assetClass, now, now); err != nil {
+			return Instrument{}, err
+		}
+		var err error
+		n, err = db.repriceRoot(ctx, tx, userID, root)
+		var inv *InvalidError
+		if errors.As(err, &inv) {
+			// A new asset class left the root's futures trades without a point value.
+			trades, err := countRootFutures(ctx, tx, userID, root)
+			if err != nil {
+				return Instrument{}, err
+			}
+			return Instrument{}, &ConflictError{
+				Message: "Trades of root " + root + " are futures and would have no point value as " + assetClass + "; change or delete them first",
+				Details: map[string]string{"trades": strconv.Itoa(trades)},
+			}
+		}
 		if err != nil {
-			return Instrument{}, 0, err
+			return Instrument{}, err
 		}
-		return Instrument{}, 0, &ConflictError{
-			Message: "Trades of root " + root + " are futures and would have no point value as " + assetClass + "; change or delete them first",
-			Details: map[string]string{"trades": strconv.Itoa(trades)},
-		}
-	}
+		return Instrument{Root: root, PointValue: pointValue, AssetClass: assetClass, Source: "user"}, nil
+	})
 	if err != nil {
 		return Instrument{}, 0, err
 	}
-	return Instrument{Root: root, PointValue: pointValue, AssetClass: assetClass, Source: "user"}, n, tx.Commit()
+	return in, n, nil
 }
 
 // DeleteInstrument removes the user's point value for root, re-pricing its
 // trades with the built-in one. Removing the only point value of a root that
 // still prices trades is a *ConflictError.
 func (db *DB) DeleteInstrument(ctx context.Context, userID, root string) (Deleted, int, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return Deleted{}, 0, err
-	}
-	defer tx.Rollback()
-	var class string
-	err = tx.QueryRowContext(ctx, `SELECT asset_class FROM instruments WHERE user_id = ? AND root = ?`, userID, root).Scan(&class)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Deleted{}, 0, notFound("Instrument")
-	}
-	if err != nil {
-		return Deleted{}, 0, err
-	}
-	// Without it, the root's trades would have no point value: a bare root
-	// would even fall back to being a stock, quietly priced at 1.
-	if _, builtin := trading.BuiltinPointValues[root]; class == trading.AssetFutures && !builtin {
-		trades, err := countRootFutures(ctx, tx, userID, root)
-		if err != nil {
-			return Deleted{}, 0, err
+	var n int // trades re-priced
+	d, err := inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
+		var err error
+		var class string
+		err = tx.QueryRowContext(ctx, `SELECT asset_class FROM instruments WHERE user_id = ? AND root = ?`, userID, root).Scan(&class)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Deleted{}, notFound("Instrument")
 		}
-		if trades > 0 {
-			return Deleted{}, 0, &ConflictError{
-				Message: "Root " + root + " has no built-in point value and still prices trades; change or delete them first",
-				Details: map[string]string{"trades": strconv.Itoa(trades)},
+		if err != nil {
+			return Deleted{}, err
+		}
+		// Without it, the root's trades would have no point value: a bare root
+		// would even fall back to being a stock, quietly priced at 1.
+		if _, builtin := trading.BuiltinPointValues[root]; class == trading.AssetFutures && !builtin {
+			trades, err := countRootFutures(ctx, tx, userID, root)
+			if err != nil {
+				return Deleted{}, err
+			}
+			if trades > 0 {
+				return Deleted{}, &ConflictError{
+					Message: "Root " + root + " has no built-in point value and still prices trades; change or delete them first",
+					Details: map[string]string{"trades": strconv.Itoa(trades)},
+				}
 			}
 		}
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM instruments WHERE user_id = ? AND root = ?`, userID, root); err != nil {
-		return Deleted{}, 0, err
-	}
-	n, err := db.repriceRoot(ctx, tx, userID, root)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM instruments WHERE user_id = ? AND root = ?`, userID, root); err != nil {
+			return Deleted{}, err
+		}
+		if n, err = db.repriceRoot(ctx, tx, userID, root); err != nil {
+			return Deleted{}, err
+		}
+		d := Deleted{ID: root, Warnings: []string{}}
+		if n > 0 {
+			d.Warnings = append(d.Warnings, "Repriced "+plural(n, "trade"))
+		}
+		return d, nil
+	})
 	if err != nil {
 		return Deleted{}, 0, err
 	}
-	d := Deleted{ID: root, Warnings: []string{}}
-	if n > 0 {
-		d.Warnings = append(d.Warnings, "Repriced "+plural(n, "trade"))
-	}
-	return d, n, tx.Commit()
+	return d, n, nil
 }
 
 // repriceRoot derives again every trade of the user whose root is root, or

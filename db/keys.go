@@ -142,35 +142,36 @@ func (db *DB) CreateKey(ctx context.Context, userName, label string, scopes []st
 	if err != nil {
 		return Key{}, "", err
 	}
-	tx, err := db.begin(ctx)
+	var secret string
+	k, err := inTx(ctx, db.begin, func(tx txn) (k Key, err error) {
+		k, secret, err = db.insertKey(ctx, tx, u, label, scopes, legacy)
+		return k, err
+	})
 	if err != nil {
 		return Key{}, "", err
 	}
-	defer tx.Rollback()
-	k, secret, err := db.insertKey(ctx, tx, u, label, scopes, legacy)
-	if err != nil {
-		return Key{}, "", err
-	}
-	return k, secret, tx.Commit()
+	return k, secret, nil
 }
 
 // CreateUserWithKey adds a user and a key of theirs in one transaction, so
 // that a crash cannot leave a first-run user without the key it printed.
 func (db *DB) CreateUserWithKey(ctx context.Context, name, timezone, label string, scopes []string) (User, Key, string, error) {
-	tx, err := db.begin(ctx)
+	var (
+		u      User
+		k      Key
+		secret string
+	)
+	err := inTxDo(ctx, db.begin, func(tx txn) (err error) {
+		if u, err = db.insertUser(ctx, tx, name, timezone); err != nil {
+			return err
+		}
+		k, secret, err = db.insertKey(ctx, tx, u, label, scopes, false)
+		return err
+	})
 	if err != nil {
 		return User{}, Key{}, "", err
 	}
-	defer tx.Rollback()
-	u, err := db.insertUser(ctx, tx, name, timezone)
-	if err != nil {
-		return User{}, Key{}, "", err
-	}
-	k, secret, err := db.insertKey(ctx, tx, u, label, scopes, false)
-	if err != nil {
-		return User{}, Key{}, "", err
-	}
-	return u, k, secret, tx.Commit()
+	return u, k, secret, nil
 }
 
 func (db *DB) insertKey(ctx context.Context, tx txn, u User, label string, scopes []string, legacy bool) (Key, string, error) {
@@ -214,20 +215,17 @@ func (db *DB) Keys(ctx context.Context, userName string) ([]Key, error) {
 // RevokeKey revokes a key by id; its next request gets 401. Revoking twice
 // keeps the first revocation time.
 func (db *DB) RevokeKey(ctx context.Context, id string) error {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx,
-		`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?`, db.now(), id)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return notFound("Key")
-	}
-	return tx.Commit()
+	return inTxDo(ctx, db.begin, func(tx txn) error {
+		res, err := tx.ExecContext(ctx,
+			`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?`, db.now(), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notFound("Key")
+		}
+		return nil
+	})
 }
 
 // Principal is who a request acts for: the owner of a live key.
@@ -282,21 +280,18 @@ func (db *DB) TouchKeys(ctx context.Context, used map[string]time.Time) error {
 	if len(used) == 0 {
 		return nil
 	}
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	stmt, err := tx.stmt(ctx,
-		`UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`)
-	if err != nil {
-		return err
-	}
-	for id, at := range used {
-		ts := at.UTC().Format(TimeFormat)
-		if _, err := stmt.ExecContext(ctx, ts, id, ts); err != nil {
+	return inTxDo(ctx, db.begin, func(tx txn) error {
+		stmt, err := tx.stmt(ctx,
+			`UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`)
+		if err != nil {
 			return err
 		}
-	}
-	return tx.Commit()
+		for id, at := range used {
+			ts := at.UTC().Format(TimeFormat)
+			if _, err := stmt.ExecContext(ctx, ts, id, ts); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

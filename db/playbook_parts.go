@@ -11,33 +11,34 @@ import (
 // takes five queries: the total, the page, then criteria, strategies and
 // tags for all of the page's playbooks at once.
 func (db *DB) Playbooks(ctx context.Context, userID string, page Page) ([]Playbook, int, error) {
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer tx.Rollback()
 	var total int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM playbooks WHERE user_id = ?`, userID).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+playbookColumns+` FROM playbooks WHERE user_id = ?
-		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, userID, page.Limit, page.Offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Playbook{}
-	for rows.Next() {
-		p, err := scanPlaybook(rows)
-		if err != nil {
-			return nil, 0, err
+	out, err := inTx(ctx, db.beginRead, func(tx txn) ([]Playbook, error) {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM playbooks WHERE user_id = ?`, userID).Scan(&total); err != nil {
+			return nil, err
 		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if err := fillPlaybooks(ctx, tx, out); err != nil {
+		rows, err := tx.QueryContext(ctx, `SELECT `+playbookColumns+` FROM playbooks WHERE user_id = ?
+			ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, userID, page.Limit, page.Offset)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := []Playbook{}
+		for rows.Next() {
+			p, err := scanPlaybook(rows)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, p)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		if err := fillPlaybooks(ctx, tx, out); err != nil {
+			return nil, err
+		}
+		return out, nil
+	})
+	if err != nil {
 		return nil, 0, err
 	}
 	return out, total, nil

@@ -111,19 +111,15 @@ func (db *DB) CreatePlaybook(ctx context.Context, userID string, in PlaybookInpu
 // Playbook reads one of the user's playbooks with its criteria, strategies
 // and tags.
 func (db *DB) Playbook(ctx context.Context, userID, id string) (Playbook, error) {
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return Playbook{}, err
-	}
-	defer tx.Rollback()
-	return loadPlaybook(ctx, tx, userID, id)
+	return inTx(ctx, db.beginRead, func(tx txn) (Playbook, error) {
+		return loadPlaybook(ctx, tx, userID, id)
+	})
 }
 
 // UpdatePlaybook changes the fields set in in. Criteria not given keep
 // their ids and order; criteria given are renumbered with new ids.
 func (db *DB) UpdatePlaybook(ctx context.Context, userID, id string, in PlaybookInput) (Playbook, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Playbook, error) {
-		var err error
 		p, err := scanPlaybook(tx.QueryRowContext(ctx,
 			`SELECT `+playbookColumns+` FROM playbooks WHERE user_id = ? AND id = ?`, userID, id))
 		if errors.Is(err, sql.ErrNoRows) {

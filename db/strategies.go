@@ -109,21 +109,18 @@ func (db *DB) CreateStrategy(ctx context.Context, userID string, in StrategyInpu
 
 // Strategy reads one of the user's strategies with its rules and tags.
 func (db *DB) Strategy(ctx context.Context, userID, id string) (Strategy, error) {
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return Strategy{}, err
-	}
-	defer tx.Rollback()
-	s, err := loadStrategy(ctx, tx, userID, id)
-	if err != nil {
-		return Strategy{}, err
-	}
-	if s.StrategyRules, err = loadOneRuleSet(ctx, tx, id); err != nil {
-		return Strategy{}, err
-	}
-	tags, err := loadTags(ctx, tx, strategyTags, []string{id})
-	s.Tags = tags[id]
-	return s, err
+	return inTx(ctx, db.beginRead, func(tx txn) (Strategy, error) {
+		s, err := loadStrategy(ctx, tx, userID, id)
+		if err != nil {
+			return Strategy{}, err
+		}
+		if s.StrategyRules, err = loadOneRuleSet(ctx, tx, id); err != nil {
+			return Strategy{}, err
+		}
+		tags, err := loadTags(ctx, tx, strategyTags, []string{id})
+		s.Tags = tags[id]
+		return s, err
+	})
 }
 
 // loadStrategy reads one of the user's strategies without its rules and tags.
@@ -139,7 +136,6 @@ func loadStrategy(ctx context.Context, q querier, userID, id string) (Strategy, 
 // UpdateStrategy changes the fields set in in; rules given replace the set.
 func (db *DB) UpdateStrategy(ctx context.Context, userID, id string, in StrategyInput) (Strategy, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Strategy, error) {
-		var err error
 		s, err := loadStrategy(ctx, tx, userID, id)
 		if err != nil {
 			return Strategy{}, err

@@ -32,46 +32,47 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // first, with their rules and tags, and the total. Rules and tags load in
 // one query each, whatever the page's size.
 func (db *DB) Strategies(ctx context.Context, userID string, f StrategyFilter, page Page) ([]Strategy, int, error) {
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer tx.Rollback()
-	args := f.args(userID)
 	var total int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM strategies WHERE `+strategyWhere, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+strategyColumns+` FROM strategies WHERE `+strategyWhere+`
-		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, page.Limit, page.Offset)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Strategy{}
-	var ids []string
-	for rows.Next() {
-		s, err := scanStrategy(rows)
-		if err != nil {
-			return nil, 0, err
+	out, err := inTx(ctx, db.beginRead, func(tx txn) ([]Strategy, error) {
+		args := f.args(userID)
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM strategies WHERE `+strategyWhere, args...).Scan(&total); err != nil {
+			return nil, err
 		}
-		out = append(out, s)
-		ids = append(ids, s.ID)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	rules, err := loadRules(ctx, tx, ids)
+		rows, err := tx.QueryContext(ctx, `SELECT `+strategyColumns+` FROM strategies WHERE `+strategyWhere+`
+			ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, page.Limit, page.Offset)...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := []Strategy{}
+		var ids []string
+		for rows.Next() {
+			s, err := scanStrategy(rows)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+			ids = append(ids, s.ID)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		rules, err := loadRules(ctx, tx, ids)
+		if err != nil {
+			return nil, err
+		}
+		tags, err := loadTags(ctx, tx, strategyTags, ids)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			out[i].StrategyRules = rules[out[i].ID]
+			out[i].Tags = tags[out[i].ID]
+		}
+		return out, nil
+	})
 	if err != nil {
 		return nil, 0, err
-	}
-	tags, err := loadTags(ctx, tx, strategyTags, ids)
-	if err != nil {
-		return nil, 0, err
-	}
-	for i := range out {
-		out[i].StrategyRules = rules[out[i].ID]
-		out[i].Tags = tags[out[i].ID]
 	}
 	return out, total, nil
 }

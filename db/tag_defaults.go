@@ -23,38 +23,35 @@ var defaultTagGroups = []struct {
 // into groups of the same name, and returns all the user's groups. A second
 // call adds nothing.
 func (db *DB) LoadDefaultTags(ctx context.Context, userID string) ([]TagGroup, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	for _, dg := range defaultTagGroups {
-		var groupID string
-		err := tx.QueryRowContext(ctx, `SELECT id FROM tag_groups WHERE user_id = ? AND name = ?`, userID, dg.name).Scan(&groupID)
-		if errors.Is(err, sql.ErrNoRows) {
-			g, err := db.insertTagGroup(ctx, tx, userID, dg.name, dg.color)
-			if err != nil {
-				return nil, err
-			}
-			groupID = g.ID
-		} else if err != nil {
-			return nil, err
-		}
-		for _, name := range dg.tags {
-			var one int
-			err := tx.QueryRowContext(ctx, `SELECT 1 FROM tags WHERE tag_group_id = ? AND name = ?`, groupID, name).Scan(&one)
+	return inTx(ctx, db.begin, func(tx txn) ([]TagGroup, error) {
+		for _, dg := range defaultTagGroups {
+			var groupID string
+			err := tx.QueryRowContext(ctx, `SELECT id FROM tag_groups WHERE user_id = ? AND name = ?`, userID, dg.name).Scan(&groupID)
 			if errors.Is(err, sql.ErrNoRows) {
-				if _, err := db.insertTag(ctx, tx, userID, groupID, name); err != nil {
+				g, err := db.insertTagGroup(ctx, tx, userID, dg.name, dg.color)
+				if err != nil {
 					return nil, err
 				}
+				groupID = g.ID
 			} else if err != nil {
 				return nil, err
 			}
+			for _, name := range dg.tags {
+				var one int
+				err := tx.QueryRowContext(ctx, `SELECT 1 FROM tags WHERE tag_group_id = ? AND name = ?`, groupID, name).Scan(&one)
+				if errors.Is(err, sql.ErrNoRows) {
+					if _, err := db.insertTag(ctx, tx, userID, groupID, name); err != nil {
+						return nil, err
+					}
+				} else if err != nil {
+					return nil, err
+				}
+			}
 		}
-	}
-	groups, err := tagGroups(ctx, tx, userID)
-	if err != nil {
-		return nil, err
-	}
-	return groups, tx.Commit()
+		groups, err := tagGroups(ctx, tx, userID)
+		if err != nil {
+			return nil, err
+		}
+		return groups, nil
+	})
 }

@@ -75,12 +75,9 @@ func scanTag(s interface{ Scan(...any) error }) (Tag, error) {
 // TagGroups lists the user's groups with their tags, both by sort order,
 // then name.
 func (db *DB) TagGroups(ctx context.Context, userID string) ([]TagGroup, error) {
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	return tagGroups(ctx, tx, userID)
+	return inTx(ctx, db.beginRead, func(tx txn) ([]TagGroup, error) {
+		return tagGroups(ctx, tx, userID)
+	})
 }
 
 func tagGroups(ctx context.Context, q querier, userID string) ([]TagGroup, error) {
@@ -155,7 +152,6 @@ func tagNameTaken(name string) error {
 // UpdateTagGroup renames, recolours or reorders a group.
 func (db *DB) UpdateTagGroup(ctx context.Context, userID, id string, upd TagGroupUpdate) (TagGroup, error) {
 	return inTx(ctx, db.begin, func(tx txn) (TagGroup, error) {
-		var err error
 		g, err := scanTagGroup(tx.QueryRowContext(ctx, `SELECT `+tagGroupColumns+` FROM tag_groups WHERE user_id = ? AND id = ?`, userID, id))
 		if errors.Is(err, sql.ErrNoRows) {
 			return TagGroup{}, notFound("Tag group")
@@ -289,7 +285,6 @@ func (db *DB) insertTag(ctx context.Context, tx txn, userID, groupID, name strin
 // sort_order goes last in its new group.
 func (db *DB) UpdateTag(ctx context.Context, userID, id string, upd TagUpdate) (Tag, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Tag, error) {
-		var err error
 		t, err := scanTag(tx.QueryRowContext(ctx, `SELECT `+tagColumns+` FROM tags WHERE user_id = ? AND id = ?`, userID, id))
 		if errors.Is(err, sql.ErrNoRows) {
 			return Tag{}, notFound("Tag")
@@ -333,48 +328,45 @@ func (db *DB) UpdateTag(ctx context.Context, userID, id string, upd TagUpdate) (
 // user's (else *NotFoundError) and in the group (else *InvalidError naming
 // its index).
 func (db *DB) ReorderTags(ctx context.Context, userID, groupID string, orders []TagOrder) ([]Tag, error) {
-	tx, err := db.begin(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	if err := ownGroup(ctx, tx, userID, groupID, "tagGroupId"); err != nil {
-		return nil, err
-	}
-	now := db.now()
-	for i, o := range orders {
-		var group string
-		err := tx.QueryRowContext(ctx, `SELECT tag_group_id FROM tags WHERE user_id = ? AND id = ?`, userID, o.ID).Scan(&group)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, &NotFoundError{Kind: "Tag", Field: "tags[" + strconv.Itoa(i) + "].id"}
+	return inTx(ctx, db.begin, func(tx txn) ([]Tag, error) {
+		if err := ownGroup(ctx, tx, userID, groupID, "tagGroupId"); err != nil {
+			return nil, err
 		}
+		now := db.now()
+		for i, o := range orders {
+			var group string
+			err := tx.QueryRowContext(ctx, `SELECT tag_group_id FROM tags WHERE user_id = ? AND id = ?`, userID, o.ID).Scan(&group)
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil, &NotFoundError{Kind: "Tag", Field: "tags[" + strconv.Itoa(i) + "].id"}
+			}
+			if err != nil {
+				return nil, err
+			}
+			if group != groupID {
+				return nil, &InvalidError{Field: "tags[" + strconv.Itoa(i) + "].id", Message: "tag " + o.ID + " is not in group " + groupID}
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE tags SET sort_order = ?, updated_at = ? WHERE id = ?`, o.SortOrder, now, o.ID); err != nil {
+				return nil, err
+			}
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+tagColumns+` FROM tags WHERE tag_group_id = ? ORDER BY sort_order, name, id`, groupID)
 		if err != nil {
 			return nil, err
 		}
-		if group != groupID {
-			return nil, &InvalidError{Field: "tags[" + strconv.Itoa(i) + "].id", Message: "tag " + o.ID + " is not in group " + groupID}
+		defer rows.Close()
+		tags := []Tag{}
+		for rows.Next() {
+			t, err := scanTag(rows)
+			if err != nil {
+				return nil, err
+			}
+			tags = append(tags, t)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tags SET sort_order = ?, updated_at = ? WHERE id = ?`, o.SortOrder, now, o.ID); err != nil {
+		if err := rows.Err(); err != nil {
 			return nil, err
 		}
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+tagColumns+` FROM tags WHERE tag_group_id = ? ORDER BY sort_order, name, id`, groupID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	tags := []Tag{}
-	for rows.Next() {
-		t, err := scanTag(rows)
-		if err != nil {
-			return nil, err
-		}
-		tags = append(tags, t)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return tags, tx.Commit()
+		return tags, nil
+	})
 }
 
 // DeleteTag removes a tag from all content it was applied to, and the tag.

@@ -364,12 +364,9 @@ func loadExecutions(ctx context.Context, q querier, tradeIDs []string) (map[stri
 
 // Trade reads one of the user's trades, enriched.
 func (db *DB) Trade(ctx context.Context, userID, id string) (EnrichedTrade, error) {
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return EnrichedTrade{}, err
-	}
-	defer tx.Rollback()
-	return enrichedTrade(ctx, tx, userID, id)
+	return inTx(ctx, db.beginRead, func(tx txn) (EnrichedTrade, error) {
+		return enrichedTrade(ctx, tx, userID, id)
+	})
 }
 
 func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedTrade, error) {

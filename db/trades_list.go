@@ -103,52 +103,54 @@ const tradeOrder = `t.entry_date DESC, t.entry_time DESC, t.id DESC`
 // their rows are read (a deferred join), so a deep page costs little more
 // than the first; fills and tags load in one query each.
 func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Page) ([]Trade, int, error) {
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer tx.Rollback()
-	where, args := f.where(userID)
-	total, err := countTrades(ctx, tx, where, args)
-	if err != nil {
-		return nil, 0, err
-	}
-	query := `SELECT ` + tradeColumns + ` FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + ` LIMIT ? OFFSET ?`
-	if page.Offset >= deferFrom {
-		query = `SELECT ` + tradeColumns + ` FROM trades t
-		JOIN (SELECT t.id FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + `
-		      LIMIT ? OFFSET ?) page ON page.id = t.id
-		ORDER BY ` + tradeOrder
-	}
-	rows, err := tx.QueryContext(ctx, query, append(args, page.Limit, page.Offset)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Trade{}
-	var ids []string
-	for rows.Next() {
-		t, err := scanTrade(rows)
-		if err != nil {
-			return nil, 0, err
+	var total int
+	out, err := inTx(ctx, db.beginRead, func(tx txn) ([]Trade, error) {
+		where, args := f.where(userID)
+		var err error
+		if total, err = countTrades(ctx, tx, where, args); err != nil {
+			return nil, err
 		}
-		out = append(out, t)
-		ids = append(ids, t.ID)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	fills, err := loadExecutions(ctx, tx, ids)
+		query := `SELECT ` + tradeColumns + ` FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + ` LIMIT ? OFFSET ?`
+		if page.Offset >= deferFrom {
+			query = `SELECT ` + tradeColumns + ` FROM trades t
+			JOIN (SELECT t.id FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + `
+			      LIMIT ? OFFSET ?) page ON page.id = t.id
+			ORDER BY ` + tradeOrder
+		}
+		rows, err := tx.QueryContext(ctx, query, append(args, page.Limit, page.Offset)...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := []Trade{}
+		var ids []string
+		for rows.Next() {
+			t, err := scanTrade(rows)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, t)
+			ids = append(ids, t.ID)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		fills, err := loadExecutions(ctx, tx, ids)
+		if err != nil {
+			return nil, err
+		}
+		tags, err := loadTags(ctx, tx, tradeTags, ids)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			out[i].Executions = fills[out[i].ID]
+			out[i].Tags = tags[out[i].ID]
+		}
+		return out, nil
+	})
 	if err != nil {
 		return nil, 0, err
-	}
-	tags, err := loadTags(ctx, tx, tradeTags, ids)
-	if err != nil {
-		return nil, 0, err
-	}
-	for i := range out {
-		out[i].Executions = fills[out[i].ID]
-		out[i].Tags = tags[out[i].ID]
 	}
 	return out, total, nil
 }
