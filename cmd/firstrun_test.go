@@ -72,6 +72,11 @@ func TestFirstRunBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-eof
+	// The sign-in link carries the key in its fragment, which a browser
+	// never sends: it stays out of request lines and logs.
+	if link := base + "/login#key=" + key; !strings.Contains(printed.String(), link) {
+		t.Errorf("the first run printed no sign-in link %s:\n%s", link, printed.String())
+	}
 	if err := proc.Wait(); err != nil {
 		t.Fatalf("serve after SIGTERM: %v, want exit status 0\n%s", err, stderr.String())
 	}

@@ -178,10 +178,11 @@ The key is shown only this once; keep it somewhere safe:
 
 %s
 
+Open the journal in a browser, signed in with it:  %s/login#key=%s
 Use it as:  curl -H 'Authorization: Bearer %s' %s/api/v1/accounts
 More users and keys: tradejournal user add NAME; tradejournal key create --user NAME
 
-`, key, key, baseURL)
+`, key, baseURL, key, key, baseURL)
 	return nil
 }
 

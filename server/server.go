@@ -112,6 +112,9 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.wrap(rt))
 	}
+	for _, p := range s.pages() {
+		s.mux.Handle(p.pattern, p.handler)
+	}
 	return s
 }
 

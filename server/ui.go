@@ -1,0 +1,295 @@
+package server
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"maps"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"tradejournal/db"
+)
+
+// The web interface (DESIGN §11): pages rendered from the templates in ui/,
+// for a browser signed in with an API key. A page calls the same db
+// methods as the API, so every figure it shows is the API's.
+
+//go:embed ui
+var uiFiles embed.FS
+
+// sessionCookie is the session's cookie; its value is the session id.
+const sessionCookie = "tj_session"
+
+// pageFunc renders one page for a signed-in session.
+type pageFunc func(w http.ResponseWriter, r *http.Request, sess *db.Session)
+
+// pageRoute is one entry of the web interface's route table; the scope a
+// page needs is its wrapper's (page).
+type pageRoute struct {
+	pattern string
+	handler http.Handler
+}
+
+// pages is the whole web interface.
+func (s *Server) pages() []pageRoute {
+	static, _ := fs.Sub(uiFiles, "ui")
+	return []pageRoute{
+		{"GET /{$}", http.RedirectHandler("/dashboard", http.StatusSeeOther)},
+		{"GET /login", http.HandlerFunc(s.handleLoginPage)},
+		{"POST /login", http.HandlerFunc(s.handleLogin)},
+		{"POST /logout", s.page("", s.handleLogout)},
+		{"GET /dashboard", s.page("trades:read", s.handleDashboard)},
+		{"GET /trades", s.page("trades:read", s.handleTradesPage)},
+		{"GET /ui/app.css", http.StripPrefix("/ui/", http.FileServerFS(static))},
+		{"GET /ui/login.js", http.StripPrefix("/ui/", http.FileServerFS(static))},
+	}
+}
+
+// templates are the pages, each with the layout.
+var templates = func() map[string]*template.Template {
+	funcs := template.FuncMap{
+		"money":    formatMoney,
+		"moneyPtr": func(v *float64) string { return ptrOr(v, formatMoney) },
+		"percent": func(v *float64) string {
+			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) + "%" })
+		},
+		"ratio": func(v *float64) string {
+			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) })
+		},
+		"number": func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) },
+		"numberPtr": func(v *float64) string {
+			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) })
+		},
+		"deref": func(v *string) string { return ptrOr(v, func(s string) string { return s }) },
+		"pnlClass": func(v float64) string {
+			switch {
+			case v > 0:
+				return "win"
+			case v < 0:
+				return "loss"
+			}
+			return ""
+		},
+	}
+	out := map[string]*template.Template{}
+	for _, page := range []string{"login", "dashboard", "trades", "error"} {
+		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", "ui/"+page+".html"))
+	}
+	return out
+}()
+
+func ptrOr[T any](v *T, f func(T) string) string {
+	if v == nil {
+		return "—"
+	}
+	return f(*v)
+}
+
+// formatMoney shows an amount as a trader reads it: sign, thousands and
+// cents (the API's exact value rounded half away from zero to the cent),
+// without a currency, which is the account's.
+func formatMoney(v float64) string {
+	cents := math.Round(math.Abs(v) * 100)
+	whole := strconv.FormatFloat(math.Floor(cents/100), 'f', 0, 64)
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	s := whole + "." + strconv.FormatFloat(math.Mod(cents, 100)+100, 'f', 0, 64)[1:]
+	if v < 0 && cents > 0 {
+		return "-" + s
+	}
+	return s
+}
+
+// pageData is what every page's layout reads.
+type pageData struct {
+	Session *db.Session
+	CSRF    string
+	Nav     string
+}
+
+// render writes a page; a template error is a bug, answered as a 500.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
+	var buf bytes.Buffer
+	if err := templates[page].ExecuteTemplate(&buf, "layout", data); err != nil {
+		s.log.ErrorContext(r.Context(), "render page", "request_id", requestID(r.Context()), "page", page, "err", err)
+		status, buf = http.StatusInternalServerError, *bytes.NewBufferString("Internal error\n")
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	// Scripts, styles and images come from this server only, forms post
+	// only here, and no other site may frame a page.
+	h.Set("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Referrer-Policy", "same-origin")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// errorPage answers an error as a page: the API's status and message.
+func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, sess *db.Session, err error) {
+	e, internal := toAPIError(err)
+	if internal {
+		s.log.ErrorContext(r.Context(), "page failed", "request_id", requestID(r.Context()), "path", r.URL.Path, "err", err)
+	}
+	msg := e.message
+	for _, field := range slices.Sorted(maps.Keys(e.details)) {
+		msg += ". " + e.details[field]
+	}
+	data := struct {
+		pageData
+		Title, Message string
+	}{pageData{Session: sess}, http.StatusText(e.status), msg}
+	if sess != nil {
+		data.CSRF = sess.CSRF
+	}
+	s.render(w, r, e.status, "error", data)
+}
+
+// page wraps a page for a signed-in session with scope: a browser that
+// is not signed in (or whose session ended, or whose key was revoked) is
+// sent to /login; a form post must carry the session's CSRF token and come
+// from this site.
+func (s *Server) page(scope string, h pageFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sess := s.session(r)
+		if sess == nil {
+			http.Redirect(w, r, "/login", http.StatusSeeOther)
+			return
+		}
+		if r.Method == http.MethodPost {
+			r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
+			if !sameOrigin(r) || subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(sess.CSRF)) != 1 {
+				s.errorPage(w, r, sess, &apiError{status: http.StatusForbidden, code: "FORBIDDEN",
+					message: "This form is stale or came from another site; reload the page and try again"})
+				return
+			}
+		}
+		if sess.Subscription != db.SubscriptionActive {
+			s.errorPage(w, r, sess, errSubscription)
+			return
+		}
+		if scope != "" && !sess.Can(scope) {
+			s.errorPage(w, r, sess, errForbidden(scope))
+			return
+		}
+		h(w, r, sess)
+	})
+}
+
+// maxFormBody bounds a page's form post.
+const maxFormBody = 64 << 10
+
+// session is the request's live session, or nil.
+func (s *Server) session(r *http.Request) *db.Session {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil || len(c.Value) != 43 {
+		return nil
+	}
+	sess, err := s.db.Session(r.Context(), c.Value)
+	if err != nil || sess.Revoked {
+		return nil
+	}
+	s.usage.touch(sess.KeyID, s.db.Now())
+	return &sess
+}
+
+// sameOrigin reports whether a form post comes from this site: its Origin,
+// when the browser sends one, names the host the request was sent to.
+func sameOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return r.Header.Get("Sec-Fetch-Site") == "" || r.Header.Get("Sec-Fetch-Site") == "same-origin"
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host == r.Host
+}
+
+func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
+	if s.session(r) != nil {
+		http.Redirect(w, r, "/dashboard", http.StatusSeeOther)
+		return
+	}
+	s.render(w, r, http.StatusOK, "login", struct {
+		pageData
+		Error string
+	}{})
+}
+
+// handleLogin signs a browser in with an API key: a session of that key,
+// in a cookie only this server reads.
+func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
+	fail := func(status int, msg string) {
+		if status == http.StatusUnauthorized {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+		}
+		s.render(w, r, status, "login", struct {
+			pageData
+			Error string
+		}{Error: msg})
+	}
+	if !sameOrigin(r) {
+		fail(http.StatusForbidden, "This form came from another site.")
+		return
+	}
+	addr, now := clientAddr(r), s.cfg.Now()
+	if blocked, _ := s.limits.clientBlocked(addr, now); blocked {
+		fail(http.StatusTooManyRequests, "Too many failed sign-ins from this address; wait a minute.")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
+	key := strings.TrimSpace(r.PostFormValue("key"))
+	var p db.Principal
+	var err error
+	if db.WellFormedKey(key) {
+		p, err = s.db.Authenticate(r.Context(), key)
+	} else {
+		err = &db.NotFoundError{Kind: "Key"}
+	}
+	var nf *db.NotFoundError
+	switch {
+	case errors.As(err, &nf) || err == nil && p.Revoked:
+		s.limits.authFailed(addr, now)
+		fail(http.StatusUnauthorized, "That key is not valid, or was revoked.")
+		return
+	case err != nil:
+		s.errorPage(w, r, nil, err)
+		return
+	case p.Subscription != db.SubscriptionActive:
+		fail(http.StatusForbidden, "Your subscription is inactive.")
+		return
+	}
+	id, _, err := s.db.CreateSession(r.Context(), p.KeyID)
+	if err != nil {
+		s.errorPage(w, r, nil, err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: id, Path: "/", MaxAge: int(db.SessionTTL.Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
+	http.Redirect(w, r, "/dashboard", http.StatusSeeOther)
+}
+
+// secure reports whether the browser reaches the server over https, so
+// that the cookie must never travel without it.
+func (s *Server) secure(r *http.Request) bool {
+	return r.TLS != nil || strings.HasPrefix(s.cfg.PublicURL, "https://")
+}
+
+func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, _ *db.Session) {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		if err := s.db.EndSession(r.Context(), c.Value); err != nil {
+			s.errorPage(w, r, nil, err)
+			return
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}
