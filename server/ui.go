@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/subtle"
 	"embed"
+	"encoding/json"
 	"errors"
 	"html/template"
 	"io/fs"
@@ -48,6 +49,8 @@ func (s *Server) pages() []pageRoute {
 		{"POST /logout", s.page("", s.handleLogout)},
 		{"GET /dashboard", s.page("trades:read", s.handleDashboard)},
 		{"GET /trades", s.page("trades:read", s.handleTradesPage)},
+		{"GET /trades/{id}", s.page("trades:read", s.handleTradePage)},
+		{"POST /trades/{id}/review", s.page("trades:write", s.handleTradeReview)},
 		{"GET /ui/app.css", http.StripPrefix("/ui/", http.FileServerFS(static))},
 		{"GET /ui/login.js", http.StripPrefix("/ui/", http.FileServerFS(static))},
 	}
@@ -68,7 +71,17 @@ var templates = func() map[string]*template.Template {
 		"numberPtr": func(v *float64) string {
 			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) })
 		},
-		"deref": func(v *string) string { return ptrOr(v, func(s string) string { return s }) },
+		"deref":    func(v *string) string { return ptrOr(v, func(s string) string { return s }) },
+		"derefInt": func(v *int) int { return *v },
+		"stars":    func(n int) string { return strings.Repeat("★", n) + strings.Repeat("☆", 5-n) },
+		"ruleText": func(snapshot json.RawMessage) string {
+			var rule struct {
+				Description   string `json:"description"`
+				StrategyTitle string `json:"strategy_title"`
+			}
+			json.Unmarshal(snapshot, &rule)
+			return rule.StrategyTitle + ": " + rule.Description
+		},
 		"pnlClass": func(v float64) string {
 			switch {
 			case v > 0:
@@ -80,7 +93,7 @@ var templates = func() map[string]*template.Template {
 		},
 	}
 	out := map[string]*template.Template{}
-	for _, page := range []string{"login", "dashboard", "trades", "error"} {
+	for _, page := range []string{"login", "dashboard", "trades", "trade", "error"} {
 		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", "ui/"+page+".html"))
 	}
 	return out

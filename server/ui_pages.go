@@ -1,14 +1,19 @@
 package server
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"tradejournal/db"
+	"tradejournal/db/trading"
 )
 
 // handleDashboard shows the summary figures, the equity curve and a month
@@ -208,4 +213,215 @@ func (s *Server) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *
 		PrevURL, NextURL string
 	}{pageData{sess, sess.CSRF, "trades"}, filter, db.TradeStatuses, accounts, trades, total,
 		min(total, page.Offset+1), page.Offset + len(trades), prev, next})
+}
+
+// tradePage is the one-trade page's data.
+type tradePage struct {
+	pageData
+	Trade                 db.EnrichedTrade
+	CanEdit, Saved        bool
+	Error                 string
+	Notes, Stops, Targets string
+	Ratings               []int
+	Playbooks             []db.Playbook
+	TagGroups             []db.TagGroup
+	TagSet                map[string]bool
+}
+
+// handleTradePage shows one trade: its numbers, fills and rule
+// evaluations, and its review, editable with trades:write.
+func (s *Server) handleTradePage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	s.renderTrade(w, r, sess, http.StatusOK, r.URL.Query().Has("saved"), "")
+}
+
+func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, saved bool, problem string) {
+	id, err := pathID(r, "Trade")
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	t, err := s.db.Trade(r.Context(), sess.UserID, id)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	p := tradePage{pageData: pageData{sess, sess.CSRF, "trades"}, Trade: t, CanEdit: sess.Can("trades:write"),
+		Saved: saved, Error: problem, Notes: richText(t.ReviewNotes), Stops: levelsText(t.StopLossLevels),
+		Targets: levelsText(t.TakeProfitLevels), Ratings: []int{1, 2, 3, 4, 5}, TagSet: map[string]bool{}}
+	for _, tag := range t.Tags {
+		p.TagSet[tag.ID] = true
+	}
+	if p.CanEdit {
+		if p.Playbooks, _, err = s.db.Playbooks(r.Context(), sess.UserID, db.Page{Limit: 100}); err == nil && sess.Can("tags:read") {
+			p.TagGroups, err = s.db.TagGroups(r.Context(), sess.UserID)
+		}
+		if err != nil {
+			s.errorPage(w, r, sess, err)
+			return
+		}
+	}
+	s.render(w, r, status, "trade", p)
+}
+
+// handleTradeReview saves the review form through the API's own checks
+// (validateReview and the level and checklist decoders) and the same
+// UpdateTrade; a bad field shows the page again with the reason.
+func (s *Server) handleTradeReview(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	id, err := pathID(r, "Trade")
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	in, err := reviewInput(r.PostForm)
+	if err == nil {
+		_, err = s.db.UpdateTrade(r.Context(), sess.UserID, id, in)
+	}
+	var ae *apiError
+	if e, _ := toAPIError(err); err != nil && errors.As(e, &ae) && ae.status == http.StatusBadRequest {
+		msg := ae.message
+		for _, field := range slices.Sorted(maps.Keys(ae.details)) {
+			msg += ". " + ae.details[field]
+		}
+		s.renderTrade(w, r, sess, http.StatusBadRequest, false, msg)
+		return
+	}
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	http.Redirect(w, r, "/trades/"+id+"?saved=1", http.StatusSeeOther)
+}
+
+// reviewInput turns the review form into the API's trade input, checked
+// as a PUT body would be.
+func reviewInput(form url.Values) (db.TradeInput, error) {
+	f := fieldErrors{}
+	var in db.TradeInput
+	in.StarRating = db.Optional[int]{Set: true, Null: true}
+	if v := form.Get("star_rating"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			f.add("star_rating", "star_rating must be an integer from 1 to 5")
+		}
+		in.StarRating = db.Some(n)
+	}
+	in.ReviewNotes = db.Optional[json.RawMessage]{Set: true, Null: true}
+	if notes := strings.TrimSpace(strings.ReplaceAll(form.Get("notes"), "\r\n", "\n")); notes != "" {
+		in.ReviewNotes = db.Some(richDoc(notes))
+	}
+	in.StopLossLevels = decodeLevels(f, "stop_loss_levels", levelsInput(f, "stop_loss_levels", form.Get("stop_loss_levels")))
+	in.TakeProfitLevels = decodeLevels(f, "take_profit_levels", levelsInput(f, "take_profit_levels", form.Get("take_profit_levels")))
+	in.PlaybookID = db.Optional[string]{Set: true, Null: true}
+	if v := form.Get("playbook_id"); v != "" {
+		in.PlaybookID = db.Some(v)
+	}
+	if criteria := form["criterion"]; len(criteria) > 0 {
+		var raw []json.RawMessage
+		for _, c := range criteria {
+			b, _ := json.Marshal(map[string]any{"criterion_id": c, "checked": slices.Contains(form["checked"], c)})
+			raw = append(raw, b)
+		}
+		in.CriteriaChecklist = decodeChecklist(f, db.Some(raw))
+	}
+	if _, ok := form["tag_ids"]; ok || form.Has("csrf") {
+		in.TagIDs = db.Some(append([]string{}, form["tag_ids"]...))
+	}
+	in.Reviewed = db.Some(form.Get("reviewed") == "true")
+	validateReview(f, &in)
+	f.uuids("tag_ids", in.TagIDs)
+	lowerIDs(&in.TagIDs)
+	return in, f.err()
+}
+
+// levelsInput reads "4995, 4990@1" (a price, or price@quantity, each) as
+// the JSON levels the API takes.
+func levelsInput(f fieldErrors, field, v string) db.Optional[[]json.RawMessage] {
+	out := db.Optional[[]json.RawMessage]{Set: true}
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		price, qty, hasQty := strings.Cut(part, "@")
+		l := map[string]any{"price": json.Number(strings.TrimSpace(price))}
+		if hasQty {
+			l["quantity"] = json.Number(strings.TrimSpace(qty))
+		}
+		b, err := json.Marshal(l)
+		if err != nil {
+			f.add(field, field+" must be prices such as 4995, 4990@1")
+			return out
+		}
+		out.Value = append(out.Value, b)
+	}
+	return out
+}
+
+func levelsText(levels []trading.Level) string {
+	var parts []string
+	for _, l := range levels {
+		s := strconv.FormatFloat(l.Price, 'f', -1, 64)
+		if l.Quantity != nil {
+			s += "@" + strconv.FormatFloat(*l.Quantity, 'f', -1, 64)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// richDoc is plain text as a rich-text document: a paragraph per block of
+// lines, a hard break per line break.
+func richDoc(text string) json.RawMessage {
+	type node struct {
+		Type    string `json:"type"`
+		Text    string `json:"text,omitempty"`
+		Content []node `json:"content,omitempty"`
+	}
+	doc := node{Type: "doc", Content: []node{}}
+	for _, block := range strings.Split(text, "\n\n") {
+		p := node{Type: "paragraph"}
+		for i, line := range strings.Split(strings.TrimSpace(block), "\n") {
+			if i > 0 {
+				p.Content = append(p.Content, node{Type: "hardBreak"})
+			}
+			if line != "" {
+				p.Content = append(p.Content, node{Type: "text", Text: line})
+			}
+		}
+		doc.Content = append(doc.Content, p)
+	}
+	b, _ := json.Marshal(doc)
+	return b
+}
+
+// richText is a rich-text document's text: paragraphs apart by a blank
+// line, hard breaks as line breaks.
+func richText(doc json.RawMessage) string {
+	type node struct {
+		Type    string `json:"type"`
+		Text    string `json:"text"`
+		Content []node `json:"content"`
+	}
+	var root node
+	if json.Unmarshal(doc, &root) != nil {
+		return ""
+	}
+	var b strings.Builder
+	var walk func(n node)
+	walk = func(n node) {
+		switch n.Type {
+		case "text":
+			b.WriteString(n.Text)
+		case "hardBreak":
+			b.WriteString("\n")
+		}
+		for i, c := range n.Content {
+			if i > 0 && n.Type == "doc" {
+				b.WriteString("\n\n")
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+	return b.String()
 }

@@ -277,3 +277,106 @@ func TestDashboardShowsTheAPIFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestTradePageReview: a trade's page shows the API's numbers and fills;
+// its review form saves through the API's checks (the API then reads the
+// rating, notes, stops, checklist and tags back), refuses a bad field with
+// the reason and changes nothing, and a read-only session sees no form and
+// may not post one.
+func TestTradePageReview(t *testing.T) {
+	e := newTradeEnv(t)
+	pb := e.createPlaybook(t, e.key, `{"title": "Opening drive", "entry_criteria": ["Above VWAP"]}`)
+	group := decode[struct{ TagGroup db.TagGroup }](t, must201(t, e.testServer, "/api/v1/tags", e.key, `{"type": "tag_group", "name": "Setup"}`)).TagGroup
+	tag := decode[struct{ Tag db.Tag }](t, must201(t, e.testServer, "/api/v1/tags", e.key, fmt.Sprintf(`{"type": "tag", "tag_group_id": %q, "name": "A+"}`, group.ID))).Tag
+	tr, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 2@5000", "sell 2@5010")+fmt.Sprintf(`, "playbook_id": %q`, pb.ID)))
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	page := b.page(t, "/trades/"+tr.ID)
+	if n := find(page, byAttr("data-figure", "net_pnl")); len(n) != 1 || nodeText(n[0]) != formatted(tr.NetPnL) {
+		t.Errorf("net P&L on the page: %v, want %s", n, formatted(tr.NetPnL))
+	}
+	csrf := attr(find(page, byAttr("name", "csrf"))[0], "value")
+	criterion := attr(find(page, byAttr("name", "criterion"))[0], "value")
+
+	form := url.Values{"csrf": {csrf}, "star_rating": {"4"}, "notes": {"Waited for the pullback.\r\n\r\nGood exit."},
+		"stop_loss_levels": {"4995"}, "take_profit_levels": {"5010@1, 5015"}, "playbook_id": {pb.ID},
+		"criterion": {criterion}, "checked": {criterion}, "tag_ids": {tag.ID}, "reviewed": {"true"}}
+	w := b.send(t, "POST", "/trades/"+tr.ID+"/review", form, "http://example.com")
+	if w.Code != http.StatusSeeOther {
+		t.Fatalf("save review: %d %s", w.Code, w.Body)
+	}
+	got := decode[struct{ Data map[string]any }](t, must200(t, e.testServer, "/api/v1/trades/"+tr.ID, e.key)).Data
+	for field, want := range map[string]string{
+		"star_rating":        `4`,
+		"review_notes":       `{"content":[{"content":[{"text":"Waited for the pullback.","type":"text"}],"type":"paragraph"},{"content":[{"text":"Good exit.","type":"text"}],"type":"paragraph"}],"type":"doc"}`,
+		"stop_loss_levels":   `[{"price":4995}]`,
+		"take_profit_levels": `[{"price":5010,"quantity":1},{"price":5015}]`,
+		"criteria_checklist": fmt.Sprintf(`[{"checked":true,"criterion_id":%q,"description":"Above VWAP","type":"entry"}]`, criterion),
+	} {
+		if s := jsonText(t, got[field]); s != want {
+			t.Errorf("%s after saving the form: %s, want %s", field, s, want)
+		}
+	}
+	if tags := jsonText(t, got["tags"]); !strings.Contains(tags, tag.ID) || got["reviewed_at"] == nil {
+		t.Errorf("tags %s, reviewed_at %v after saving", tags, got["reviewed_at"])
+	}
+	page = b.page(t, "/trades/"+tr.ID+"?saved=1")
+	if notes := find(page, byAttr("id", "notes")); len(notes) != 1 || nodeText(notes[0]) != "Waited for the pullback.\n\nGood exit." {
+		t.Errorf("the notes read back into the form: %q", nodeText(notes[0]))
+	}
+
+	before := string(must200(t, e.testServer, "/api/v1/trades/"+tr.ID, e.key))
+	form.Set("stop_loss_levels", "abc")
+	if w := b.send(t, "POST", "/trades/"+tr.ID+"/review", form, ""); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "stop_loss_levels") {
+		t.Errorf("a bad stop: %d, want 400 naming stop_loss_levels", w.Code)
+	}
+	if after := string(must200(t, e.testServer, "/api/v1/trades/"+tr.ID, e.key)); after != before {
+		t.Error("a refused review changed the trade")
+	}
+
+	_, readKey := e.newKey(t, "alice", "read", false)
+	reader := &browser{ts: e.testServer}
+	reader.signIn(t, readKey)
+	page = reader.page(t, "/trades/"+tr.ID)
+	if len(find(page, func(n *html.Node) bool { return n.Data == "form" && strings.Contains(attr(n, "action"), "/review") })) != 0 {
+		t.Error("a read-only session sees the review form")
+	}
+	readCSRF := attr(find(page, byAttr("name", "csrf"))[0], "value")
+	form.Set("csrf", readCSRF)
+	form.Set("stop_loss_levels", "4990")
+	if w := reader.send(t, "POST", "/trades/"+tr.ID+"/review", form, ""); w.Code != http.StatusForbidden {
+		t.Errorf("a read-only session's review post: %d, want 403", w.Code)
+	}
+
+	// Bob's session cannot open or change alice's trade.
+	_, bobKey := e.newUser(t, "bob")
+	bob := &browser{ts: e.testServer}
+	bob.signIn(t, bobKey)
+	if w := bob.send(t, "GET", "/trades/"+tr.ID, nil, ""); w.Code != http.StatusNotFound {
+		t.Errorf("bob opening alice's trade: %d, want 404", w.Code)
+	}
+	bobCSRF := attr(find(bob.page(t, "/dashboard"), byAttr("name", "csrf"))[0], "value")
+	form.Set("csrf", bobCSRF)
+	if w := bob.send(t, "POST", "/trades/"+tr.ID+"/review", form, ""); w.Code != http.StatusNotFound {
+		t.Errorf("bob saving alice's review: %d, want 404", w.Code)
+	}
+}
+
+// formatted is an amount as the pages show it.
+func formatted(v float64) string {
+	s := fmt.Sprintf("%.2f", v)
+	if strings.HasPrefix(s, "-0.00") {
+		return "0.00"
+	}
+	return s
+}
+
+// must201 posts body to target and fails unless the answer is a 201.
+func must201(t *testing.T, ts *testServer, target, key, body string) []byte {
+	t.Helper()
+	status, b := ts.do(t, "POST", target, key, body)
+	if status != http.StatusCreated {
+		t.Fatalf("POST %s %s: got %d %s, want 201", target, body, status, b)
+	}
+	return b
+}
