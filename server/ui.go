@@ -51,6 +51,10 @@ func (s *Server) pages() []pageRoute {
 		{"GET /trades", s.page("trades:read", s.handleTradesPage)},
 		{"GET /trades/{id}", s.page("trades:read", s.handleTradePage)},
 		{"POST /trades/{id}/review", s.page("trades:write", s.handleTradeReview)},
+		{"GET /import", s.page("trades:read", s.handleImportPage)},
+		{"POST /import", s.uploadPage("trades:write", s.handleImportPost)},
+		{"POST /imports/{id}/undo", s.page("trades:write", s.handleImportUndo)},
+		{"GET /ui/import.js", http.StripPrefix("/ui/", http.FileServerFS(static))},
 		{"GET /ui/app.css", http.StripPrefix("/ui/", http.FileServerFS(static))},
 		{"GET /ui/login.js", http.StripPrefix("/ui/", http.FileServerFS(static))},
 	}
@@ -93,7 +97,7 @@ var templates = func() map[string]*template.Template {
 		},
 	}
 	out := map[string]*template.Template{}
-	for _, page := range []string{"login", "dashboard", "trades", "trade", "error"} {
+	for _, page := range []string{"login", "dashboard", "trades", "trade", "import", "error"} {
 		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", "ui/"+page+".html"))
 	}
 	return out
@@ -168,22 +172,29 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, sess *db.Sess
 
 // page wraps a page for a signed-in session with scope: a browser that
 // is not signed in (or whose session ended, or whose key was revoked) is
-// sent to /login; a form post must carry the session's CSRF token and come
-// from this site.
+// sent to /login; a form post must come from this site and carry the
+// session's CSRF token.
 func (s *Server) page(scope string, h pageFunc) http.Handler {
+	return s.signedIn(scope, false, h)
+}
+
+// uploadPage is page for a multipart post (a file), which streams: its
+// handler checks the token, the form's first part, before reading on.
+func (s *Server) uploadPage(scope string, h pageFunc) http.Handler {
+	return s.signedIn(scope, true, h)
+}
+
+func (s *Server) signedIn(scope string, multipart bool, h pageFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sess := s.session(r)
 		if sess == nil {
 			http.Redirect(w, r, "/login", http.StatusSeeOther)
 			return
 		}
-		if r.Method == http.MethodPost {
-			r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
-			if !sameOrigin(r) || subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(sess.CSRF)) != 1 {
-				s.errorPage(w, r, sess, &apiError{status: http.StatusForbidden, code: "FORBIDDEN",
-					message: "This form is stale or came from another site; reload the page and try again"})
-				return
-			}
+		if r.Method == http.MethodPost && (!sameOrigin(r) || isMultipart(r) != multipart ||
+			!multipart && !s.validToken(w, r, sess)) {
+			s.errorPage(w, r, sess, errStaleForm)
+			return
 		}
 		if sess.Subscription != db.SubscriptionActive {
 			s.errorPage(w, r, sess, errSubscription)
@@ -195,6 +206,13 @@ func (s *Server) page(scope string, h pageFunc) http.Handler {
 		}
 		h(w, r, sess)
 	})
+}
+
+// validToken reads a url-encoded form post and reports whether it carries
+// the session's CSRF token.
+func (s *Server) validToken(w http.ResponseWriter, r *http.Request, sess *db.Session) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
+	return subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(sess.CSRF)) == 1
 }
 
 // maxFormBody bounds a page's form post.

@@ -1,8 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"fmt"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -379,4 +381,101 @@ func must201(t *testing.T, ts *testServer, target, key, body string) []byte {
 		t.Fatalf("POST %s %s: got %d %s, want 201", target, body, status, b)
 	}
 	return b
+}
+
+// postMultipart posts fields (in order) and a file as the browser.
+func (b *browser) postMultipart(t *testing.T, target string, fields [][2]string, fileName, content string, header map[string]string) *httptest.ResponseRecorder {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for _, f := range fields {
+		mw.WriteField(f[0], f[1])
+	}
+	if fileName != "" {
+		fw, _ := mw.CreateFormFile("file", fileName)
+		fw.Write([]byte(content))
+	}
+	mw.Close()
+	req := httptest.NewRequest("POST", target, &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	req.AddCookie(b.cookie)
+	return b.ts.send(t, req)
+}
+
+// TestImportPage: a broker file previews without writing, imports through
+// the API's own reading, shows in the history and is undone from there; a
+// form without the session's token first, or a read-only session's, is
+// refused with nothing written; a file that does not read says why.
+func TestImportPage(t *testing.T) {
+	e := newTradeEnv(t)
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	page := b.page(t, "/import")
+	form := find(page, byAttr("id", "import"))
+	if len(form) != 1 {
+		t.Fatal("no import form")
+	}
+	inputs := find(form[0], func(n *html.Node) bool { return n.Data == "input" })
+	if len(inputs) == 0 || attr(inputs[0], "name") != "csrf" {
+		t.Fatal("the import form's first field is not its CSRF token")
+	}
+	csrf := attr(inputs[0], "value")
+	trades := func() int { return count(t, e.sql(t), `SELECT count(*) FROM trades`) }
+
+	w := b.postMultipart(t, "/import", [][2]string{{"csrf", csrf}, {"action", "preview"}}, "fills.csv", morning, map[string]string{"X-Fragment": "preview"})
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "3 trades to create") || strings.Contains(w.Body.String(), "<html") {
+		t.Fatalf("preview: %d %s", w.Code, w.Body)
+	}
+	if n := trades(); n != 0 {
+		t.Fatalf("the preview wrote %d trades", n)
+	}
+	for name, fields := range map[string][][2]string{
+		"no token":    {{"action", "import"}},
+		"wrong token": {{"csrf", strings.Repeat("A", 43)}, {"action", "import"}},
+	} {
+		if w := b.postMultipart(t, "/import", fields, "fills.csv", morning, nil); w.Code != http.StatusForbidden {
+			t.Errorf("import, %s: %d, want 403", name, w.Code)
+		}
+	}
+	if w := b.postMultipart(t, "/import", [][2]string{{"csrf", csrf}, {"action", "import"}}, "fills.csv", genericHeader+"APEX-1,MNQZ5,buy,x,21000,0.62,2025-12-01T09:31:00-05:00,A1\n", nil); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "rows[2]") {
+		t.Errorf("a file that does not read: %d, want 400 naming the row", w.Code)
+	}
+	if n := trades(); n != 0 {
+		t.Fatalf("refused imports wrote %d trades", n)
+	}
+
+	w = b.postMultipart(t, "/import", [][2]string{{"csrf", csrf}, {"action", "import"}}, "fills.csv", morning, nil)
+	if w.Code != http.StatusSeeOther || !strings.HasPrefix(w.Header().Get("Location"), "/import?done=") {
+		t.Fatalf("import: %d %s", w.Code, w.Body)
+	}
+	if n := trades(); n != 3 {
+		t.Fatalf("trades after the import: %d, want 3", n)
+	}
+	history := find(b.page(t, "/import"), func(n *html.Node) bool { return attr(n, "data-import") != "" })
+	if len(history) != 1 {
+		t.Fatalf("history rows: %d, want 1", len(history))
+	}
+	id := attr(history[0], "data-import")
+
+	_, readKey := e.newKey(t, "alice", "read", false)
+	reader := &browser{ts: e.testServer}
+	reader.signIn(t, readKey)
+	readCSRF := attr(find(reader.page(t, "/import"), byAttr("name", "csrf"))[0], "value")
+	if w := reader.send(t, "POST", "/imports/"+id+"/undo", url.Values{"csrf": {readCSRF}}, ""); w.Code != http.StatusForbidden {
+		t.Errorf("a read-only session's undo: %d, want 403", w.Code)
+	}
+	if w := reader.postMultipart(t, "/import", [][2]string{{"csrf", readCSRF}, {"action", "import"}}, "fills.csv", morning, nil); w.Code != http.StatusForbidden {
+		t.Errorf("a read-only session's import: %d, want 403", w.Code)
+	}
+
+	if w := b.send(t, "POST", "/imports/"+id+"/undo", url.Values{"csrf": {csrf}}, ""); w.Code != http.StatusSeeOther {
+		t.Fatalf("undo: %d %s", w.Code, w.Body)
+	}
+	if n := trades(); n != 0 {
+		t.Errorf("trades after the undo: %d, want 0", n)
+	}
+	e.noTempFiles(t)
 }

@@ -1,0 +1,168 @@
+package server
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"errors"
+	"html/template"
+	"io"
+	"maps"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+
+	"tradejournal/db"
+	"tradejournal/db/brokers"
+)
+
+// importPage is the import page's data.
+type importPage struct {
+	pageData
+	Accounts       []db.Account
+	Formats        []string
+	Imports        []db.Import
+	Preview        *db.Import
+	Message, Error string
+}
+
+// handleImportPage shows the upload form and the history of imports, each
+// with its undo.
+func (s *Server) handleImportPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	q := r.URL.Query()
+	var msg string
+	switch {
+	case q.Has("done"):
+		msg = "Imported."
+	case q.Has("undone"):
+		msg = "The import was undone: its fills, and the trades only it made, are gone."
+	}
+	s.renderImport(w, r, sess, http.StatusOK, importPage{Message: msg})
+}
+
+func (s *Server) renderImport(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p importPage) {
+	var err error
+	p.pageData = pageData{sess, sess.CSRF, "import"}
+	p.Formats = append([]string{"auto"}, brokers.Formats...)
+	if p.Accounts, _, err = s.db.Accounts(r.Context(), sess.UserID, db.Page{Limit: 100}); err == nil {
+		p.Imports, _, err = s.db.Imports(r.Context(), sess.UserID, db.Page{Limit: 20})
+	}
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	s.render(w, r, status, "import", p)
+}
+
+// handleImportPost previews (a dry run) or imports an uploaded file through
+// the API's own form reading and db.Import. The form streams: its first
+// part must be the CSRF token, checked before the file is read.
+func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	release, ok := s.uploadSlot(r)
+	if !ok {
+		s.errorPage(w, r, sess, errUnavailable(w))
+		return
+	}
+	defer release()
+	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		s.errorPage(w, r, sess, invalid("body", "body must be multipart/form-data"))
+		return
+	}
+	fields := map[string]string{}
+	for _, name := range []string{"csrf", "action"} {
+		part, err := mr.NextPart()
+		if err != nil || part.FormName() != name {
+			s.errorPage(w, r, sess, errStaleForm)
+			return
+		}
+		b, err := io.ReadAll(io.LimitReader(part, 256))
+		if err != nil {
+			s.errorPage(w, r, sess, bodyReadError(err))
+			return
+		}
+		fields[name] = string(b)
+		if name == "csrf" && subtle.ConstantTimeCompare(b, []byte(sess.CSRF)) != 1 {
+			s.errorPage(w, r, sess, errStaleForm)
+			return
+		}
+	}
+	in, err := readImportForm(mr, &sess.Principal)
+	if err == nil {
+		in.DryRun = fields["action"] != "import"
+		var imp db.Import
+		if imp, err = s.db.Import(r.Context(), sess.UserID, in); err == nil {
+			if !in.DryRun {
+				http.Redirect(w, r, "/import?done="+*imp.ID, http.StatusSeeOther)
+				return
+			}
+			s.renderPreview(w, r, sess, imp)
+			return
+		}
+	}
+	e, _ := toAPIError(err)
+	if e.status >= 500 {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	msg := e.message
+	for _, field := range slices.Sorted(maps.Keys(e.details)) {
+		msg += ". " + field + ": " + e.details[field]
+	}
+	if r.Header.Get("X-Fragment") == "preview" {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(e.status)
+		io.WriteString(w, `<p role="alert" class="error">`+template.HTMLEscapeString(msg)+`</p>`)
+		return
+	}
+	s.renderImport(w, r, sess, e.status, importPage{Error: msg})
+}
+
+// errStaleForm refuses a form without this session's token.
+var errStaleForm = &apiError{status: http.StatusForbidden, code: "FORBIDDEN",
+	message: "This form is stale or came from another site; reload the page and try again"}
+
+// renderPreview answers a dry run: the preview alone for the page's script
+// (X-Fragment), else the page with the preview under the form.
+func (s *Server) renderPreview(w http.ResponseWriter, r *http.Request, sess *db.Session, imp db.Import) {
+	if r.Header.Get("X-Fragment") != "preview" {
+		s.renderImport(w, r, sess, http.StatusOK, importPage{Preview: &imp})
+		return
+	}
+	var buf bytes.Buffer
+	if err := templates["import"].ExecuteTemplate(&buf, "preview", imp); err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(buf.Bytes())
+}
+
+// handleImportUndo undoes an import as DELETE /imports/{id} does, without
+// force: an import whose trades carry review work is refused, with why.
+func (s *Server) handleImportUndo(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	id, err := pathID(r, "Import")
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	_, err = s.db.DeleteImport(r.Context(), sess.UserID, id, false)
+	var conflict *db.ConflictError
+	if errors.As(err, &conflict) {
+		s.renderImport(w, r, sess, http.StatusConflict, importPage{Error: conflict.Message})
+		return
+	}
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	http.Redirect(w, r, "/import?undone=1", http.StatusSeeOther)
+}
+
+// isMultipart reports whether a post is a multipart form, whose token its
+// handler reads from the stream (the page wrapper must not buffer it).
+func isMultipart(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return strings.EqualFold(mt, "multipart/form-data")
+}
