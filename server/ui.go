@@ -65,8 +65,8 @@ var templates = func() map[string]*template.Template {
 	funcs := template.FuncMap{
 		"money":    formatMoney,
 		"moneyPtr": func(v *float64) string { return ptrOr(v, formatMoney) },
-		"percent": func(v *float64) string {
-			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) + "%" })
+		"percent": func(v *float64) string { // of a fraction: 0.25 is 25.0%
+			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" })
 		},
 		"ratio": func(v *float64) string {
 			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) })

@@ -54,9 +54,9 @@ func (s *Server) renderImport(w http.ResponseWriter, r *http.Request, sess *db.S
 	s.render(w, r, status, "import", p)
 }
 
-// handleImportPost previews (a dry run) or imports an uploaded file through
-// the API's own form reading and db.Import. The form streams: its first
-// part must be the CSRF token, checked before the file is read.
+// handleImportPost previews (?preview: a dry run) or imports an uploaded
+// file through the API's own form reading and db.Import. The form streams:
+// its first part must be the CSRF token, checked before the file is read.
 func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	release, ok := s.uploadSlot(r)
 	if !ok {
@@ -70,27 +70,23 @@ func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *
 		s.errorPage(w, r, sess, invalid("body", "body must be multipart/form-data"))
 		return
 	}
-	fields := map[string]string{}
-	for _, name := range []string{"csrf", "action"} {
-		part, err := mr.NextPart()
-		if err != nil || part.FormName() != name {
-			s.errorPage(w, r, sess, errStaleForm)
-			return
-		}
-		b, err := io.ReadAll(io.LimitReader(part, 256))
-		if err != nil {
-			s.errorPage(w, r, sess, bodyReadError(err))
-			return
-		}
-		fields[name] = string(b)
-		if name == "csrf" && subtle.ConstantTimeCompare(b, []byte(sess.CSRF)) != 1 {
-			s.errorPage(w, r, sess, errStaleForm)
-			return
-		}
+	part, err := mr.NextPart()
+	if err != nil || part.FormName() != "csrf" {
+		s.errorPage(w, r, sess, errStaleForm)
+		return
+	}
+	token, err := io.ReadAll(io.LimitReader(part, 256))
+	if err != nil {
+		s.errorPage(w, r, sess, bodyReadError(err))
+		return
+	}
+	if subtle.ConstantTimeCompare(token, []byte(sess.CSRF)) != 1 {
+		s.errorPage(w, r, sess, errStaleForm)
+		return
 	}
 	in, err := readImportForm(mr, &sess.Principal)
 	if err == nil {
-		in.DryRun = fields["action"] != "import"
+		in.DryRun = r.URL.Query().Has("preview")
 		var imp db.Import
 		if imp, err = s.db.Import(r.Context(), sess.UserID, in); err == nil {
 			if !in.DryRun {

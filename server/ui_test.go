@@ -246,8 +246,8 @@ func TestDashboardShowsTheAPIFigures(t *testing.T) {
 	if got := figure("trades"); got != "3" {
 		t.Errorf("trades shown %q, want 3", got)
 	}
-	if got := figure("win_rate"); got != fmt.Sprintf("%.1f%%", *api.Data.WinRate) {
-		t.Errorf("win rate shown %q, want %.1f%%", got, *api.Data.WinRate)
+	if got := figure("win_rate"); *api.Data.WinRate != 0.33333333 || got != "33.3%" { // one win, two losses, rounded to 8 places
+		t.Errorf("win rate shown %q, the API's %v; want 33.3%%", got, *api.Data.WinRate)
 	}
 	for date, want := range map[string]string{"2026-02-05": "765.00", "2026-02-09": "-505.00"} {
 		cell := find(dash, byAttr("data-date", date))
@@ -425,7 +425,7 @@ func TestImportPage(t *testing.T) {
 	csrf := attr(inputs[0], "value")
 	trades := func() int { return count(t, e.sql(t), `SELECT count(*) FROM trades`) }
 
-	w := b.postMultipart(t, "/import", [][2]string{{"csrf", csrf}, {"action", "preview"}}, "fills.csv", morning, map[string]string{"X-Fragment": "preview"})
+	w := b.postMultipart(t, "/import?preview=1", [][2]string{{"csrf", csrf}}, "fills.csv", morning, map[string]string{"X-Fragment": "preview"})
 	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "3 trades to create") || strings.Contains(w.Body.String(), "<html") {
 		t.Fatalf("preview: %d %s", w.Code, w.Body)
 	}
@@ -433,21 +433,21 @@ func TestImportPage(t *testing.T) {
 		t.Fatalf("the preview wrote %d trades", n)
 	}
 	for name, fields := range map[string][][2]string{
-		"no token":    {{"action", "import"}},
-		"wrong token": {{"csrf", strings.Repeat("A", 43)}, {"action", "import"}},
+		"no token":    {{"format", "auto"}},
+		"wrong token": {{"csrf", strings.Repeat("A", 43)}},
 	} {
 		if w := b.postMultipart(t, "/import", fields, "fills.csv", morning, nil); w.Code != http.StatusForbidden {
 			t.Errorf("import, %s: %d, want 403", name, w.Code)
 		}
 	}
-	if w := b.postMultipart(t, "/import", [][2]string{{"csrf", csrf}, {"action", "import"}}, "fills.csv", genericHeader+"APEX-1,MNQZ5,buy,x,21000,0.62,2025-12-01T09:31:00-05:00,A1\n", nil); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "rows[2]") {
+	if w := b.postMultipart(t, "/import", [][2]string{{"csrf", csrf}}, "fills.csv", genericHeader+"APEX-1,MNQZ5,buy,x,21000,0.62,2025-12-01T09:31:00-05:00,A1\n", nil); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "rows[2]") {
 		t.Errorf("a file that does not read: %d, want 400 naming the row", w.Code)
 	}
 	if n := trades(); n != 0 {
 		t.Fatalf("refused imports wrote %d trades", n)
 	}
 
-	w = b.postMultipart(t, "/import", [][2]string{{"csrf", csrf}, {"action", "import"}}, "fills.csv", morning, nil)
+	w = b.postMultipart(t, "/import", [][2]string{{"csrf", csrf}}, "fills.csv", morning, nil)
 	if w.Code != http.StatusSeeOther || !strings.HasPrefix(w.Header().Get("Location"), "/import?done=") {
 		t.Fatalf("import: %d %s", w.Code, w.Body)
 	}
@@ -467,7 +467,7 @@ func TestImportPage(t *testing.T) {
 	if w := reader.send(t, "POST", "/imports/"+id+"/undo", url.Values{"csrf": {readCSRF}}, ""); w.Code != http.StatusForbidden {
 		t.Errorf("a read-only session's undo: %d, want 403", w.Code)
 	}
-	if w := reader.postMultipart(t, "/import", [][2]string{{"csrf", readCSRF}, {"action", "import"}}, "fills.csv", morning, nil); w.Code != http.StatusForbidden {
+	if w := reader.postMultipart(t, "/import", [][2]string{{"csrf", readCSRF}}, "fills.csv", morning, nil); w.Code != http.StatusForbidden {
 		t.Errorf("a read-only session's import: %d, want 403", w.Code)
 	}
 

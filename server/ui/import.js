@@ -8,9 +8,8 @@
     if (!form.reportValidity()) return;
     ev.preventDefault();
     var data = new FormData(form);
-    data.set("action", "preview");
     preview.textContent = "Reading the file…";
-    fetch("/import", { method: "POST", body: data, headers: { "X-Fragment": "preview" }, credentials: "same-origin" })
+    fetch("/import?preview=1", { method: "POST", body: data, headers: { "X-Fragment": "preview" }, credentials: "same-origin" })
       .then(function (r) { return r.text(); })
       .then(function (html) { preview.innerHTML = html; preview.focus(); });
   });

@@ -1,0 +1,189 @@
+package server_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"tradejournal/db"
+)
+
+// chromium finds a headless-capable Chromium, or skips the test: go test
+// ./... on a machine without one still passes. CI installs Debian's
+// chromium and sets TJ_BROWSER_TESTS=required, which makes the skip a
+// failure.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	msg := "no Chromium installed (apt-get install chromium); the browser tests are skipped"
+	if os.Getenv("TJ_BROWSER_TESTS") == "required" {
+		t.Fatal(msg + ", but TJ_BROWSER_TESTS=required")
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// newBrowser starts headless Chromium for the test, its window width px.
+func newBrowser(t *testing.T, width int) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.DisableGPU,
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(t.Context(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, time.Minute)
+	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(int64(width), 900)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// screenshot saves the page under the test's temp dir (and under
+// $TJ_SCREENSHOTS, when set, for the README).
+func screenshot(t *testing.T, name string) chromedp.ActionFunc {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var png []byte
+		if err := chromedp.FullScreenshot(&png, 100).Do(ctx); err != nil {
+			return err
+		}
+		dirs := []string{t.TempDir()}
+		if d := os.Getenv("TJ_SCREENSHOTS"); d != "" {
+			dirs = append(dirs, d)
+		}
+		for _, dir := range dirs {
+			if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// TestBrowserJourney drives headless Chromium through a trader's evening:
+// sign in by the first run's link → import a broker file (preview,
+// confirm) → the dashboard shows the imported P&L → open a trade, rate it
+// and write a note, save → the API reads the rating back → sign out.
+func TestBrowserJourney(t *testing.T) {
+	e := newTradeEnv(t)
+	hs := httptest.NewServer(e.srv)
+	t.Cleanup(hs.Close)
+	file := filepath.Join(t.TempDir(), "fills.csv")
+	if err := os.WriteFile(file, []byte(morning), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := newBrowser(t, 1280)
+
+	var preview, net, saved, url string
+	err := chromedp.Run(ctx,
+		// The first run's sign-in link: the key in the fragment, which
+		// login.js submits.
+		chromedp.Navigate(hs.URL+"/login#key="+e.key),
+		chromedp.WaitVisible(`[data-figure="net_pnl"]`),
+		screenshot(t, "1-dashboard-empty"),
+
+		chromedp.Navigate(hs.URL+"/import"),
+		chromedp.WaitVisible(`#file`),
+		chromedp.SetUploadFiles(`#file`, []string{file}),
+		chromedp.Click(`#preview-button`),
+		chromedp.WaitVisible(`[data-preview]`),
+		chromedp.Text(`[data-preview]`, &preview),
+		screenshot(t, "2-import-preview"),
+		chromedp.Click(`#import-button`),
+		chromedp.WaitVisible(`[data-import]`),
+		screenshot(t, "3-import-done"),
+
+		chromedp.Navigate(hs.URL+"/dashboard"),
+		chromedp.WaitVisible(`[data-figure="net_pnl"]`),
+		chromedp.Text(`[data-figure="net_pnl"]`, &net),
+		screenshot(t, "4-dashboard"),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(preview, "3 trades to create") {
+		t.Errorf("preview: %q", preview)
+	}
+	summary := decode[struct{ Data db.StatsSummary }](t, must200(t, e.testServer, "/api/v1/stats/summary", e.key)).Data
+	if summary.Trades != 3 || net != formatted(summary.NetPnL) {
+		t.Errorf("dashboard net P&L %q; the API's %v over %d trades", net, summary.NetPnL, summary.Trades)
+	}
+
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(hs.URL+"/trades"),
+		chromedp.WaitVisible(`tr[data-trade] a`),
+		chromedp.Click(`tr[data-trade] a`),
+		chromedp.WaitVisible(`#star_rating`),
+		chromedp.SetValue(`#star_rating`, "5"),
+		chromedp.SendKeys(`#notes`, "Followed the plan."),
+		chromedp.Click(`form.review button[type=submit]`),
+		chromedp.WaitVisible(`[role=status]`),
+		chromedp.Text(`[role=status]`, &saved),
+		chromedp.Location(&url),
+		screenshot(t, "5-trade"),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimPrefix(strings.SplitN(url, "?", 2)[0], hs.URL+"/trades/")
+	tr := decode[struct{ Data db.EnrichedTrade }](t, must200(t, e.testServer, "/api/v1/trades/"+id, e.key)).Data
+	if saved != "Saved." || tr.StarRating == nil || *tr.StarRating != 5 || !strings.Contains(string(tr.ReviewNotes), "Followed the plan.") {
+		t.Errorf("after saving (%q) the API reads rating %v, notes %s", saved, tr.StarRating, tr.ReviewNotes)
+	}
+
+	var after string
+	err = chromedp.Run(ctx,
+		chromedp.Click(`.signout button`),
+		chromedp.WaitVisible(`#key`),
+		chromedp.Navigate(hs.URL+"/dashboard"),
+		chromedp.WaitVisible(`#key`),
+		chromedp.Location(&after),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after != hs.URL+"/login" {
+		t.Errorf("after sign-out the dashboard leads to %s, want the login page", after)
+	}
+}
+
+// TestBrowserPhoneWidth: at 360 px the dashboard and the trade list fit
+// the screen (no sideways scrolling of the page; wide tables scroll in
+// their own box).
+func TestBrowserPhoneWidth(t *testing.T) {
+	e := newTradeEnv(t)
+	e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 2@5000", "sell 2@5010")))
+	hs := httptest.NewServer(e.srv)
+	t.Cleanup(hs.Close)
+	ctx := newBrowser(t, 360)
+	for _, page := range []string{"/dashboard", "/trades", "/import"} {
+		var width int
+		err := chromedp.Run(ctx,
+			chromedp.Navigate(hs.URL+"/login#key="+e.key),
+			chromedp.WaitVisible(`[data-figure="net_pnl"]`),
+			chromedp.Navigate(hs.URL+page),
+			chromedp.WaitReady(`main`),
+			chromedp.Evaluate(`document.documentElement.scrollWidth`, &width),
+			screenshot(t, "phone"+strings.ReplaceAll(page, "/", "-")),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if width > 360 {
+			t.Errorf("%s at 360 px is %d px wide", page, width)
+		}
+	}
+}
