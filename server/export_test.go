@@ -9,3 +9,12 @@ func (s *Server) RoutePatterns() []string {
 	}
 	return out
 }
+
+// PagePatterns lists the web interface's patterns, for the page walk.
+func (s *Server) PagePatterns() []string {
+	var out []string
+	for _, p := range s.pages() {
+		out = append(out, p.pattern)
+	}
+	return out
+}

@@ -1,0 +1,80 @@
+package server_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestPagesIsolation walks every page of the web interface with bob's
+// session and alice's ids: no page shows, changes or undoes anything of
+// alice's. A page without a case here fails the walk.
+func TestPagesIsolation(t *testing.T) {
+	e := newTradeEnv(t)
+	tr, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 2@5000", "sell 2@5010.25")+`, "star_rating": 3`))
+	imp := e.mustImport(t, e.key, morning, http.StatusCreated)
+	aliceIDs := []string{e.accountID, tr.ID, *imp.ID}
+
+	_, bobKey := e.newUser(t, "bob")
+	bob := &browser{ts: e.testServer}
+	bob.signIn(t, bobKey)
+	csrf := attr(find(bob.page(t, "/dashboard"), byAttr("name", "csrf"))[0], "value")
+	before := tableCounts(t, e)
+	shows := func(target string) func(t *testing.T) {
+		return func(t *testing.T) {
+			w := bob.send(t, "GET", target, nil, "")
+			for _, id := range aliceIDs {
+				if strings.Contains(w.Body.String(), id) && !strings.Contains(target, id) {
+					t.Errorf("GET %s shows alice's %s", target, id)
+				}
+			}
+			if strings.Contains(w.Body.String(), "ESH6") || strings.Contains(w.Body.String(), "MNQZ5") {
+				t.Errorf("GET %s shows alice's trades", target)
+			}
+		}
+	}
+	notFound := func(method, target string, form url.Values) func(t *testing.T) {
+		return func(t *testing.T) {
+			if w := bob.send(t, method, target, form, ""); w.Code != http.StatusNotFound {
+				t.Errorf("%s %s: %d, want 404", method, target, w.Code)
+			}
+		}
+	}
+	cases := map[string][]func(t *testing.T){
+		"GET /{$}":                 {shows("/")},
+		"GET /login":               {shows("/login")},
+		"POST /login":              {}, // no record named: TestPagesSignIn
+		"POST /logout":             {}, // ends bob's own session only: TestPagesSignIn
+		"GET /dashboard":           {shows("/dashboard"), shows("/dashboard?account_id=" + e.accountID)},
+		"GET /trades":              {shows("/trades"), shows("/trades?account_id=" + e.accountID), shows("/trades?import_id=" + *imp.ID)},
+		"GET /trades/{id}":         {notFound("GET", "/trades/"+tr.ID, nil)},
+		"POST /trades/{id}/review": {notFound("POST", "/trades/"+tr.ID+"/review", url.Values{"csrf": {csrf}, "star_rating": {"1"}})},
+		"GET /import":              {shows("/import")},
+		"POST /import": {func(t *testing.T) {
+			// bob's import with alice's account id: her account is not his.
+			w := bob.postMultipart(t, "/import", [][2]string{{"csrf", csrf}, {"account_id", e.accountID}}, "fills.csv", morning, nil)
+			if w.Code != http.StatusNotFound {
+				t.Errorf("bob importing into alice's account: %d, want 404", w.Code)
+			}
+		}},
+		"POST /imports/{id}/undo": {notFound("POST", "/imports/"+*imp.ID+"/undo", url.Values{"csrf": {csrf}})},
+		"GET /ui/app.css":         {},
+		"GET /ui/login.js":        {},
+		"GET /ui/import.js":       {},
+	}
+	for _, pattern := range e.srv.PagePatterns() {
+		checks, ok := cases[pattern]
+		if !ok {
+			t.Errorf("page %s has no isolation case: add one", pattern)
+			continue
+		}
+		for i, check := range checks {
+			t.Run(fmt.Sprintf("%s#%d", pattern, i), check)
+		}
+	}
+	if after := tableCounts(t, e); after != before {
+		t.Errorf("bob's pages changed alice's journal:\nbefore %s\nafter  %s", before, after)
+	}
+}
