@@ -52,6 +52,7 @@ func (s *Server) pages() []pageRoute {
 		{"GET /trades/{id}", s.page("trades:read", s.handleTradePage)},
 		{"POST /trades/{id}/review", s.page("trades:write", s.handleTradeReview)},
 		{"GET /import", s.page("trades:read", s.handleImportPage)},
+		{"GET /accounts", s.page("accounts:read", s.handleAccountsPage)},
 		{"POST /import", s.uploadPage("trades:write", s.handleImportPost)},
 		{"POST /imports/{id}/undo", s.page("trades:write", s.handleImportUndo)},
 		{"GET /ui/import.js", http.StripPrefix("/ui/", http.FileServerFS(static))},
@@ -75,9 +76,12 @@ var templates = func() map[string]*template.Template {
 		"numberPtr": func(v *float64) string {
 			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) })
 		},
-		"deref":    func(v *string) string { return ptrOr(v, func(s string) string { return s }) },
-		"derefInt": func(v *int) int { return *v },
-		"stars":    func(n int) string { return strings.Repeat("★", n) + strings.Repeat("☆", 5-n) },
+		"deref":      func(v *string) string { return ptrOr(v, func(s string) string { return s }) },
+		"derefInt":   func(v *int) int { return *v },
+		"derefFloat": func(v *float64) float64 { return *v },
+		"derefBool":  func(v *bool) bool { return *v },
+		"lowRoom":    func(v *float64) bool { return v != nil && *v <= 0 },
+		"stars":      func(n int) string { return strings.Repeat("★", n) + strings.Repeat("☆", 5-n) },
 		"ruleText": func(snapshot json.RawMessage) string {
 			var rule struct {
 				Description   string `json:"description"`
@@ -97,7 +101,7 @@ var templates = func() map[string]*template.Template {
 		},
 	}
 	out := map[string]*template.Template{}
-	for _, page := range []string{"login", "dashboard", "trades", "trade", "import", "error"} {
+	for _, page := range []string{"login", "dashboard", "trades", "trade", "import", "accounts", "error"} {
 		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", "ui/"+page+".html"))
 	}
 	return out

@@ -52,6 +52,7 @@ func TestPagesIsolation(t *testing.T) {
 		"GET /trades/{id}":         {notFound("GET", "/trades/"+tr.ID, nil)},
 		"POST /trades/{id}/review": {notFound("POST", "/trades/"+tr.ID+"/review", url.Values{"csrf": {csrf}, "star_rating": {"1"}})},
 		"GET /import":              {shows("/import")},
+		"GET /accounts":            {shows("/accounts")},
 		"POST /import": {func(t *testing.T) {
 			// bob's import with alice's account id: her account is not his.
 			w := bob.postMultipart(t, "/import", [][2]string{{"csrf", csrf}, {"account_id", e.accountID}}, "fills.csv", morning, nil)

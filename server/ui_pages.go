@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tradejournal/db"
+	"tradejournal/db/prop"
 	"tradejournal/db/trading"
 )
 
@@ -424,4 +425,38 @@ func richText(doc json.RawMessage) string {
 	}
 	walk(root)
 	return b.String()
+}
+
+// accountRow is an account and where it stands against its rules.
+type accountRow struct {
+	Account   db.Account
+	Status    prop.Status
+	TargetPct int // of the profit target reached, 0..100; 0 without a target
+}
+
+// handleAccountsPage shows each account with its prop status (GET
+// /accounts/{id}/status's figures): balance, the floor and the room to it,
+// today's loss left, the target, days, consistency and breaches.
+func (s *Server) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	accounts, _, err := s.db.Accounts(r.Context(), sess.UserID, db.Page{Limit: 100})
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	rows := make([]accountRow, len(accounts))
+	for i, a := range accounts {
+		st, err := s.db.AccountStatus(r.Context(), sess.UserID, a.ID)
+		if err != nil {
+			s.errorPage(w, r, sess, err)
+			return
+		}
+		rows[i] = accountRow{Account: a, Status: st}
+		if t, left := a.ProfitTarget, st.ProfitTargetRemaining; t != nil && *t > 0 && left != nil {
+			rows[i].TargetPct = int(max(0, min(100, (*t-*left) / *t * 100)))
+		}
+	}
+	s.render(w, r, http.StatusOK, "accounts", struct {
+		pageData
+		Accounts []accountRow
+	}{pageData{sess, sess.CSRF, "accounts"}, rows})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"math"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -478,4 +479,53 @@ func TestImportPage(t *testing.T) {
 		t.Errorf("trades after the undo: %d, want 0", n)
 	}
 	e.noTempFiles(t)
+}
+
+// TestAccountsPage: each account shows the API's prop status: balance,
+// floor and the room to it, the target's progress, and a breach.
+func TestAccountsPage(t *testing.T) {
+	e := newTradeEnv(t)
+	if status, b := e.do(t, "PUT", "/api/v1/accounts/"+e.accountID, e.key, `{"starting_balance": 50000, "max_drawdown": 2500,
+		"drawdown_mode": "trailing", "profit_target": 3000, "max_daily_loss": 400}`); status != 200 {
+		t.Fatalf("set rules: %d %s", status, b)
+	}
+	e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 2@5000", "sell 2@5010"))) // +995
+	e.create(t, strings.Replace(e.tradeBody("NQH6", "short", fills(2.5, "sell 1@21000", "buy 1@21025")),
+		"2026-02-05", "2026-02-06", 1)) // -505 on a day of its own: the daily loss of 400 broken
+	api := decode[struct{ Data map[string]any }](t, must200(t, e.testServer, "/api/v1/accounts/"+e.accountID+"/status", e.key)).Data
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	page := b.page(t, "/accounts")
+	cards := find(page, byAttr("data-account", e.accountID))
+	if len(cards) != 1 {
+		t.Fatal("no card for the account")
+	}
+	for _, field := range []string{"balance", "drawdown_floor", "drawdown_remaining", "profit_target_remaining"} {
+		n := find(cards[0], byAttr("data-figure", field))
+		if len(n) != 1 || nodeText(n[0]) != formatMoneyLike(api[field].(float64)) {
+			t.Errorf("%s shown %v, the API's %v", field, n, api[field])
+		}
+	}
+	if got := nodeText(find(cards[0], byAttr("data-figure", "balance"))[0]); got != "50,490.00" {
+		t.Errorf("balance %q, want 50,490.00 (50,000 + 995 - 505)", got)
+	}
+	if len(find(cards[0], byAttr("data-breach", "max_daily_loss"))) != 1 {
+		t.Errorf("the daily-loss breach is not shown; the API's breaches: %v", api["breaches"])
+	}
+	if bars := find(cards[0], func(n *html.Node) bool { return n.Data == "progress" }); len(bars) != 1 || attr(bars[0], "value") != "16" {
+		t.Errorf("target progress: %v, want 16 (490 of 3,000)", bars)
+	}
+}
+
+// formatMoneyLike is v as the pages show money: thousands and cents.
+func formatMoneyLike(v float64) string {
+	s := fmt.Sprintf("%.2f", math.Abs(v))
+	whole, cents, _ := strings.Cut(s, ".")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	if v < 0 && s != "0.00" {
+		return "-" + whole + "." + cents
+	}
+	return whole + "." + cents
 }
