@@ -20,6 +20,12 @@ func decodePayout(w http.ResponseWriter, r *http.Request, create bool) (db.Payou
 	if err := decodeJSON(w, r, &in); err != nil {
 		return in, err
 	}
+	return in, validatePayout(&in, create)
+}
+
+// validatePayout checks a payout and normalises it in place; the web
+// interface's form and the API's body go through it alike.
+func validatePayout(in *db.PayoutInput, create bool) error {
 	f := fieldErrors{}
 	in.AccountID.Value = bodyUUID(f, "account_id", in.AccountID, create || in.AccountID.Set)
 	notNull(f, "date", in.Date)
@@ -34,7 +40,7 @@ func decodePayout(w http.ResponseWriter, r *http.Request, create bool) (db.Payou
 	f.uuids("document_ids", in.DocumentIDs)
 	lowerIDs(&in.DocumentIDs)
 	in.ProfitSplit.Value += 0 // no -0
-	return in, f.err()
+	return f.err()
 }
 
 // decodeExpense reads and validates an expense body.
@@ -43,6 +49,12 @@ func decodeExpense(w http.ResponseWriter, r *http.Request, create bool) (db.Expe
 	if err := decodeJSON(w, r, &in); err != nil {
 		return in, err
 	}
+	return in, validateExpense(&in, create)
+}
+
+// validateExpense checks an expense and normalises it in place, for the
+// API's body and the web interface's form alike.
+func validateExpense(in *db.ExpenseInput, create bool) error {
 	f := fieldErrors{}
 	if in.AccountID.Set && !in.AccountID.Null {
 		in.AccountID.Value = bodyUUID(f, "account_id", in.AccountID, true)
@@ -67,7 +79,7 @@ func decodeExpense(w http.ResponseWriter, r *http.Request, create bool) (db.Expe
 	f.text("description", in.Description, maxDescription)
 	f.uuids("document_ids", in.DocumentIDs)
 	lowerIDs(&in.DocumentIDs)
-	return in, f.err()
+	return f.err()
 }
 
 // money checks an amount of money that must be more than 0: required on
