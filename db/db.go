@@ -265,8 +265,10 @@ func (db *DB) beginRead(ctx context.Context) (txn, error) {
 	return txn{Tx: tx, cache: db.readStmts}, err
 }
 
-// inTx runs fn in a transaction from begin (db.begin or db.beginRead) and
-// commits it when fn succeeds; on failure the result is R's zero value.
+// inTx runs fn in a transaction from begin (db.begin, db.beginAlone or
+// db.beginRead) and commits it when fn succeeds. When fn fails, the
+// transaction rolls back and the result is R's zero value; when the commit
+// fails, fn's result comes back with the commit's error.
 func inTx[R any](ctx context.Context, begin func(context.Context) (txn, error), fn func(txn) (R, error)) (R, error) {
 	var zero R
 	tx, err := begin(ctx)
