@@ -8,11 +8,9 @@ import (
 	"errors"
 	"html/template"
 	"io/fs"
-	"maps"
 	"math"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -53,6 +51,9 @@ func (s *Server) pages() []pageRoute {
 		{"POST /trades/{id}/review", s.page("trades:write", s.handleTradeReview)},
 		{"GET /import", s.page("trades:read", s.handleImportPage)},
 		{"GET /accounts", s.page("accounts:read", s.handleAccountsPage)},
+		{"GET /payouts", s.page("accounts:read", s.handlePayoutsPage)},
+		{"POST /payouts", s.page("accounts:write", s.handlePayoutCreate)},
+		{"POST /expenses", s.page("accounts:write", s.handleExpenseCreate)},
 		{"POST /import", s.uploadPage("trades:write", s.handleImportPost)},
 		{"POST /imports/{id}/undo", s.page("trades:write", s.handleImportUndo)},
 		{"GET /ui/import.js", http.StripPrefix("/ui/", http.FileServerFS(static))},
@@ -101,7 +102,7 @@ var templates = func() map[string]*template.Template {
 		},
 	}
 	out := map[string]*template.Template{}
-	for _, page := range []string{"login", "dashboard", "trades", "trade", "import", "accounts", "error"} {
+	for _, page := range []string{"login", "dashboard", "trades", "trade", "import", "accounts", "payouts", "error"} {
 		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", "ui/"+page+".html"))
 	}
 	return out
@@ -160,10 +161,7 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, sess *db.Sess
 	if internal {
 		s.log.ErrorContext(r.Context(), "page failed", "request_id", requestID(r.Context()), "path", r.URL.Path, "err", err)
 	}
-	msg := e.message
-	for _, field := range slices.Sorted(maps.Keys(e.details)) {
-		msg += ". " + e.details[field]
-	}
+	msg := problemText(e)
 	data := struct {
 		pageData
 		Title, Message string

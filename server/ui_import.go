@@ -6,10 +6,8 @@ import (
 	"errors"
 	"html/template"
 	"io"
-	"maps"
 	"mime"
 	"net/http"
-	"slices"
 	"strings"
 
 	"tradejournal/db"
@@ -102,10 +100,7 @@ func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	msg := e.message
-	for _, field := range slices.Sorted(maps.Keys(e.details)) {
-		msg += ". " + field + ": " + e.details[field]
-	}
+	msg := problemText(e)
 	if r.Header.Get("X-Fragment") == "preview" {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(e.status)

@@ -53,6 +53,9 @@ func TestPagesIsolation(t *testing.T) {
 		"POST /trades/{id}/review": {notFound("POST", "/trades/"+tr.ID+"/review", url.Values{"csrf": {csrf}, "star_rating": {"1"}})},
 		"GET /import":              {shows("/import")},
 		"GET /accounts":            {shows("/accounts")},
+		"GET /payouts":             {shows("/payouts")},
+		"POST /payouts":            {notFound("POST", "/payouts", url.Values{"csrf": {csrf}, "account_id": {e.accountID}, "total_amount": {"100"}})},
+		"POST /expenses":           {notFound("POST", "/expenses", url.Values{"csrf": {csrf}, "account_id": {e.accountID}, "amount": {"100"}, "category": {"data"}})},
 		"POST /import": {func(t *testing.T) {
 			// bob's import with alice's account id: her account is not his.
 			w := bob.postMultipart(t, "/import", [][2]string{{"csrf", csrf}, {"account_id", e.accountID}}, "fills.csv", morning, nil)

@@ -2,9 +2,7 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -277,13 +275,8 @@ func (s *Server) handleTradeReview(w http.ResponseWriter, r *http.Request, sess 
 	if err == nil {
 		_, err = s.db.UpdateTrade(r.Context(), sess.UserID, id, in)
 	}
-	var ae *apiError
-	if e, _ := toAPIError(err); err != nil && errors.As(e, &ae) && ae.status == http.StatusBadRequest {
-		msg := ae.message
-		for _, field := range slices.Sorted(maps.Keys(ae.details)) {
-			msg += ". " + ae.details[field]
-		}
-		s.renderTrade(w, r, sess, http.StatusBadRequest, false, msg)
+	if e, _ := toAPIError(err); err != nil && e.status == http.StatusBadRequest {
+		s.renderTrade(w, r, sess, http.StatusBadRequest, false, problemText(e))
 		return
 	}
 	if err != nil {

@@ -529,3 +529,64 @@ func formatMoneyLike(v float64) string {
 	}
 	return whole + "." + cents
 }
+
+// TestPayoutsPage: a payout and an expense added from the page's forms are
+// the API's, checked by its own code (a bad amount is a 400 naming it and
+// writes nothing), and the summary shows the API's net; a read-only
+// session sees no forms and may not post them.
+func TestPayoutsPage(t *testing.T) {
+	e := newTradeEnv(t)
+	if status, b := e.do(t, "PUT", "/api/v1/accounts/"+e.accountID, e.key, `{"profit_split": 90}`); status != 200 {
+		t.Fatalf("set split: %d %s", status, b)
+	}
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	csrf := attr(find(b.page(t, "/payouts"), byAttr("name", "csrf"))[0], "value")
+	post := func(target string, form url.Values) *httptest.ResponseRecorder {
+		form.Set("csrf", csrf)
+		return b.send(t, "POST", target, form, "")
+	}
+	if w := post("/payouts", url.Values{"account_id": {e.accountID}, "date": {"2026-02-05"}, "total_amount": {"5,000"}, "status": {"paid"}, "reference": {"P-1"}}); w.Code != http.StatusSeeOther {
+		t.Fatalf("add payout: %d %s", w.Code, w.Body)
+	}
+	if w := post("/expenses", url.Values{"account_id": {e.accountID}, "date": {"2026-02-01"}, "amount": {"167"}, "category": {"evaluation"}}); w.Code != http.StatusSeeOther {
+		t.Fatalf("add expense: %d %s", w.Code, w.Body)
+	}
+	payouts := decode[listBody[db.Payout]](t, must200(t, e.testServer, "/api/v1/payouts", e.key)).Data
+	if len(payouts) != 1 || payouts[0].TotalAmount != 5000 || payouts[0].TradersShare != 4500 || payouts[0].Reference != "P-1" {
+		t.Errorf("the API's payouts after the form: %+v", payouts)
+	}
+	expenses := decode[listBody[db.Expense]](t, must200(t, e.testServer, "/api/v1/expenses", e.key)).Data
+	if len(expenses) != 1 || expenses[0].Amount != 167 || expenses[0].Category != "evaluation" {
+		t.Errorf("the API's expenses after the form: %+v", expenses)
+	}
+	page := b.page(t, "/payouts?added=1")
+	if net := find(page, byAttr("data-figure", "net")); len(net) != 1 || nodeText(net[0]) != "4,333.00" {
+		t.Errorf("net shown %v, want 4,333.00 (4,500 - 167)", net)
+	}
+	before := tableCounts(t, e)
+	for target, form := range map[string]url.Values{
+		"/payouts":  {"account_id": {e.accountID}, "total_amount": {"abc"}},
+		"/expenses": {"amount": {"-5"}, "category": {"data"}},
+	} {
+		w := post(target, form)
+		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `role="alert"`) {
+			t.Errorf("POST %s with a bad amount: %d, want 400 with the reason", target, w.Code)
+		}
+	}
+	if after := tableCounts(t, e); after != before {
+		t.Error("refused forms wrote rows")
+	}
+
+	_, readKey := e.newKey(t, "alice", "read", false)
+	reader := &browser{ts: e.testServer}
+	reader.signIn(t, readKey)
+	page = reader.page(t, "/payouts")
+	if forms := find(page, func(n *html.Node) bool { return n.Data == "form" && attr(n, "action") != "/logout" }); len(forms) != 0 {
+		t.Errorf("a read-only session sees %d forms", len(forms))
+	}
+	readCSRF := attr(find(page, byAttr("name", "csrf"))[0], "value")
+	if w := reader.send(t, "POST", "/payouts", url.Values{"csrf": {readCSRF}, "account_id": {e.accountID}, "total_amount": {"1"}}, ""); w.Code != http.StatusForbidden {
+		t.Errorf("a read-only session's payout: %d, want 403", w.Code)
+	}
+}

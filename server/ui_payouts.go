@@ -1,0 +1,145 @@
+package server
+
+import (
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"tradejournal/db"
+)
+
+// payoutsPage is the payouts and expenses page's data.
+type payoutsPage struct {
+	pageData
+	Summary                           db.PayoutSummary
+	Payouts                           []db.Payout
+	Expenses                          []db.Expense
+	Accounts                          []db.Account
+	AccountNumbers                    map[string]string
+	PayoutStatuses, ExpenseCategories []string
+	CanEdit                           bool
+	Message, Error                    string
+}
+
+// handlePayoutsPage shows paid-out against spent per currency (GET
+// /payouts/summary), the latest payouts and expenses, and, with
+// accounts:write, forms to add either.
+func (s *Server) handlePayoutsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	var msg string
+	if r.URL.Query().Has("added") {
+		msg = "Added."
+	}
+	s.renderPayouts(w, r, sess, http.StatusOK, payoutsPage{Message: msg})
+}
+
+func (s *Server) renderPayouts(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p payoutsPage) {
+	ctx, page := r.Context(), db.Page{Limit: 50}
+	var err error
+	p.pageData = pageData{sess, sess.CSRF, "payouts"}
+	p.CanEdit = sess.Can("accounts:write")
+	p.PayoutStatuses, p.ExpenseCategories = db.PayoutStatuses, db.ExpenseCategories
+	if p.Summary, err = s.db.PayoutSummary(ctx, sess.UserID, "", ""); err == nil {
+		if p.Payouts, _, err = s.db.Payouts(ctx, sess.UserID, db.PayoutFilter{}, page); err == nil {
+			if p.Expenses, _, err = s.db.Expenses(ctx, sess.UserID, db.ExpenseFilter{}, page); err == nil {
+				p.Accounts, _, err = s.db.Accounts(ctx, sess.UserID, db.Page{Limit: 100})
+			}
+		}
+	}
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	p.AccountNumbers = map[string]string{}
+	for _, a := range p.Accounts {
+		p.AccountNumbers[a.ID] = a.AccountNumber
+	}
+	s.render(w, r, status, "payouts", p)
+}
+
+// formAmount reads a form's number field into an Optional, absent when
+// empty; what is not a number is a 400 naming it.
+func formAmount(f fieldErrors, form url.Values, field string) db.Optional[float64] {
+	v := strings.TrimSpace(strings.ReplaceAll(form.Get(field), ",", ""))
+	if v == "" {
+		return db.Optional[float64]{}
+	}
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		f.add(field, field+" must be a number")
+	}
+	return db.Some(n)
+}
+
+// formText reads a form's text field into an Optional, absent when empty.
+func formText(form url.Values, field string) db.Optional[string] {
+	if v := strings.TrimSpace(form.Get(field)); v != "" {
+		return db.Some(v)
+	}
+	return db.Optional[string]{}
+}
+
+// handlePayoutCreate adds a payout from the form, checked by the API's
+// validatePayout and stored by the same CreatePayout.
+func (s *Server) handlePayoutCreate(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	f := fieldErrors{}
+	in := db.PayoutInput{AccountID: formText(r.PostForm, "account_id"), Date: formText(r.PostForm, "date"),
+		TotalAmount: formAmount(f, r.PostForm, "total_amount"), Status: formText(r.PostForm, "status"),
+		Reference: formText(r.PostForm, "reference")}
+	err := f.err()
+	if err == nil {
+		err = validatePayout(&in, true)
+	}
+	if err == nil {
+		_, err = s.db.CreatePayout(r.Context(), sess.UserID, in)
+	}
+	s.afterPayoutsForm(w, r, sess, err)
+}
+
+// handleExpenseCreate adds an expense from the form, as the API's POST
+// /expenses does.
+func (s *Server) handleExpenseCreate(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	f := fieldErrors{}
+	in := db.ExpenseInput{AccountID: formText(r.PostForm, "account_id"), Date: formText(r.PostForm, "date"),
+		Amount: formAmount(f, r.PostForm, "amount"), Category: formText(r.PostForm, "category"),
+		Description: formText(r.PostForm, "description")}
+	err := f.err()
+	if err == nil {
+		err = validateExpense(&in, true)
+	}
+	if err == nil {
+		_, err = s.db.CreateExpense(r.Context(), sess.UserID, in)
+	}
+	s.afterPayoutsForm(w, r, sess, err)
+}
+
+// afterPayoutsForm answers a payouts page form: back to the page, or the
+// page again with what was wrong.
+func (s *Server) afterPayoutsForm(w http.ResponseWriter, r *http.Request, sess *db.Session, err error) {
+	if err == nil {
+		http.Redirect(w, r, "/payouts?added=1", http.StatusSeeOther)
+		return
+	}
+	e, _ := toAPIError(err)
+	if e.status >= 500 {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	s.renderPayouts(w, r, sess, e.status, payoutsPage{Error: problemText(e)})
+}
+
+// problemText is an API error as one line for a page: the message and
+// each field's reason, by field, named where the reason does not name it.
+func problemText(e *apiError) string {
+	msg := e.message
+	for _, field := range slices.Sorted(maps.Keys(e.details)) {
+		reason := e.details[field]
+		if !strings.HasPrefix(reason, field) {
+			reason = field + ": " + reason
+		}
+		msg += ". " + reason
+	}
+	return msg
+}
