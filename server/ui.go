@@ -52,6 +52,7 @@ func (s *Server) pages() []pageRoute {
 		{"GET /import", s.page("trades:read", s.handleImportPage)},
 		{"GET /accounts", s.page("accounts:read", s.handleAccountsPage)},
 		{"GET /payouts", s.page("accounts:read", s.handlePayoutsPage)},
+		{"GET /library", s.page("playbooks:read", s.handleLibraryPage)},
 		{"POST /payouts", s.page("accounts:write", s.handlePayoutCreate)},
 		{"POST /expenses", s.page("accounts:write", s.handleExpenseCreate)},
 		{"POST /import", s.uploadPage("trades:write", s.handleImportPost)},
@@ -102,7 +103,7 @@ var templates = func() map[string]*template.Template {
 		},
 	}
 	out := map[string]*template.Template{}
-	for _, page := range []string{"login", "dashboard", "trades", "trade", "import", "accounts", "payouts", "error"} {
+	for _, page := range []string{"login", "dashboard", "trades", "trade", "import", "accounts", "payouts", "library", "error"} {
 		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", "ui/"+page+".html"))
 	}
 	return out

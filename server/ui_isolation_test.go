@@ -15,6 +15,7 @@ func TestPagesIsolation(t *testing.T) {
 	e := newTradeEnv(t)
 	tr, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 2@5000", "sell 2@5010.25")+`, "star_rating": 3`))
 	imp := e.mustImport(t, e.key, morning, http.StatusCreated)
+	e.createPlaybook(t, e.key, `{"title": "Alice's setup"}`)
 	aliceIDs := []string{e.accountID, tr.ID, *imp.ID}
 
 	_, bobKey := e.newUser(t, "bob")
@@ -54,8 +55,13 @@ func TestPagesIsolation(t *testing.T) {
 		"GET /import":              {shows("/import")},
 		"GET /accounts":            {shows("/accounts")},
 		"GET /payouts":             {shows("/payouts")},
-		"POST /payouts":            {notFound("POST", "/payouts", url.Values{"csrf": {csrf}, "account_id": {e.accountID}, "total_amount": {"100"}})},
-		"POST /expenses":           {notFound("POST", "/expenses", url.Values{"csrf": {csrf}, "account_id": {e.accountID}, "amount": {"100"}, "category": {"data"}})},
+		"GET /library": {shows("/library"), func(t *testing.T) {
+			if w := bob.send(t, "GET", "/library", nil, ""); strings.Contains(w.Body.String(), "Alice's setup") {
+				t.Error("bob's library shows alice's playbook")
+			}
+		}},
+		"POST /payouts":  {notFound("POST", "/payouts", url.Values{"csrf": {csrf}, "account_id": {e.accountID}, "total_amount": {"100"}})},
+		"POST /expenses": {notFound("POST", "/expenses", url.Values{"csrf": {csrf}, "account_id": {e.accountID}, "amount": {"100"}, "category": {"data"}})},
 		"POST /import": {func(t *testing.T) {
 			// bob's import with alice's account id: her account is not his.
 			w := bob.postMultipart(t, "/import", [][2]string{{"csrf", csrf}, {"account_id", e.accountID}}, "fills.csv", morning, nil)

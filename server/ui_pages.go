@@ -453,3 +453,32 @@ func (s *Server) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess
 		Accounts []accountRow
 	}{pageData{sess, sess.CSRF, "accounts"}, rows})
 }
+
+// handleLibraryPage shows the trader's playbooks (criteria, strategies),
+// strategies (rules) and tags, as the API lists them.
+func (s *Server) handleLibraryPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	ctx, page := r.Context(), db.Page{Limit: 100}
+	playbooks, _, err := s.db.Playbooks(ctx, sess.UserID, page)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	strategies, _, err := s.db.Strategies(ctx, sess.UserID, db.StrategyFilter{}, page)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	var groups []db.TagGroup
+	if sess.Can("tags:read") {
+		if groups, err = s.db.TagGroups(ctx, sess.UserID); err != nil {
+			s.errorPage(w, r, sess, err)
+			return
+		}
+	}
+	s.render(w, r, http.StatusOK, "library", struct {
+		pageData
+		Playbooks  []db.Playbook
+		Strategies []db.Strategy
+		TagGroups  []db.TagGroup
+	}{pageData{sess, sess.CSRF, "library"}, playbooks, strategies, groups})
+}

@@ -590,3 +590,26 @@ func TestPayoutsPage(t *testing.T) {
 		t.Errorf("a read-only session's payout: %d, want 403", w.Code)
 	}
 }
+
+// TestLibraryPage: the playbooks, strategies and tags as the API lists
+// them, each tag with its group's colour.
+func TestLibraryPage(t *testing.T) {
+	e := newTradeEnv(t)
+	e.createPlaybook(t, e.key, `{"title": "Opening drive", "entry_criteria": ["Above VWAP"], "exit_criteria": ["First target"]}`)
+	e.createStrategy(t, e.key, `{"title": "One contract", "type": "risk_management",
+		"strategy_rules": [{"description": "At most one contract", "severity": "critical", "check": {"kind": "max_quantity", "value": 1}}]}`)
+	group := decode[struct{ TagGroup db.TagGroup }](t, must201(t, e.testServer, "/api/v1/tags", e.key, `{"type": "tag_group", "name": "Setup", "color": "#12AB34"}`)).TagGroup
+	must201(t, e.testServer, "/api/v1/tags", e.key, fmt.Sprintf(`{"type": "tag", "tag_group_id": %q, "name": "A+"}`, group.ID))
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	page := b.page(t, "/library")
+	body := nodeText(page)
+	for _, want := range []string{"Opening drive", "Above VWAP", "First target", "One contract", "At most one contract", "max_quantity", "Setup", "A+"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the library page lacks %q", want)
+		}
+	}
+	if rects := find(page, func(n *html.Node) bool { return n.Data == "rect" && attr(n, "fill") == "#12AB34" }); len(rects) != 1 {
+		t.Errorf("the tag's swatch: %d in the group's colour, want 1", len(rects))
+	}
+}
