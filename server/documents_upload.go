@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -65,11 +66,22 @@ func (s *Server) handleDocumentUpload(w http.ResponseWriter, r *http.Request, p 
 		s.writeError(w, r, err)
 		return
 	}
-	defer form.file.Discard()
-	in, replaceID, err := validateUpload(form)
+	doc, status, err := s.storeUpload(r.Context(), p.UserID, form)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
+	}
+	writeJSON(w, status, dataBody[document]{s.presentDocument(doc)})
+}
+
+// storeUpload checks a read upload form and stores its document: a new one
+// (201), or a document's new file (200). The form's temp file is gone
+// after it, placed or discarded.
+func (s *Server) storeUpload(ctx context.Context, userID string, form *uploadForm) (db.Document, int, error) {
+	defer form.file.Discard()
+	in, replaceID, err := validateUpload(form)
+	if err != nil {
+		return db.Document{}, 0, err
 	}
 	var doc db.Document
 	status := http.StatusCreated
@@ -78,25 +90,21 @@ func (s *Server) handleDocumentUpload(w http.ResponseWriter, r *http.Request, p 
 			if err != nil && form.file.Placed() {
 				// The row did not commit (a full disk at the commit, say):
 				// the blob it placed goes unless another document has it.
-				s.removeUnusedBlob(r.Context(), form.file.Hash)
+				s.removeUnusedBlob(ctx, form.file.Hash)
 			}
 		}()
 		if replaceID == "" {
-			doc, err = s.db.CreateDocument(r.Context(), p.UserID, in, form.file.Place)
+			doc, err = s.db.CreateDocument(ctx, userID, in, form.file.Place)
 			return err
 		}
 		status = http.StatusOK
 		var unused string
-		if doc, unused, err = s.db.ReplaceDocument(r.Context(), p.UserID, replaceID, in, form.file.Place); err == nil && unused != "" {
-			s.removeBlobs(r.Context(), unused)
+		if doc, unused, err = s.db.ReplaceDocument(ctx, userID, replaceID, in, form.file.Place); err == nil && unused != "" {
+			s.removeBlobs(ctx, unused)
 		}
 		return err
 	})
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, status, dataBody[document]{s.presentDocument(doc)})
+	return doc, status, err
 }
 
 // uploadForm is an upload's form as read: its text fields by name, and
