@@ -169,7 +169,7 @@ func TestBrowserPhoneWidth(t *testing.T) {
 	hs := httptest.NewServer(e.srv)
 	t.Cleanup(hs.Close)
 	ctx := newBrowser(t, 360)
-	for _, page := range []string{"/dashboard", "/trades", "/import", "/accounts", "/payouts", "/library"} {
+	for _, page := range []string{"/dashboard", "/trades", "/import", "/accounts", "/payouts", "/library", "/documents"} {
 		var width int
 		err := chromedp.Run(ctx,
 			chromedp.Navigate(hs.URL+"/login#key="+e.key),

@@ -53,6 +53,8 @@ func (s *Server) pages() []pageRoute {
 		{"GET /accounts", s.page("accounts:read", s.handleAccountsPage)},
 		{"GET /payouts", s.page("accounts:read", s.handlePayoutsPage)},
 		{"GET /library", s.page("playbooks:read", s.handleLibraryPage)},
+		{"GET /documents", s.page("documents:read", s.handleDocumentsPage)},
+		{"POST /documents", s.uploadPage("documents:write", s.handleDocumentPost)},
 		{"POST /payouts", s.page("accounts:write", s.handlePayoutCreate)},
 		{"POST /expenses", s.page("accounts:write", s.handleExpenseCreate)},
 		{"POST /import", s.uploadPage("trades:write", s.handleImportPost)},
@@ -82,6 +84,7 @@ var templates = func() map[string]*template.Template {
 		"derefInt":   func(v *int) int { return *v },
 		"derefFloat": func(v *float64) float64 { return *v },
 		"derefBool":  func(v *bool) bool { return *v },
+		"size":       formatSize,
 		"lowRoom":    func(v *float64) bool { return v != nil && *v <= 0 },
 		"stars":      func(n int) string { return strings.Repeat("★", n) + strings.Repeat("☆", 5-n) },
 		"ruleText": func(snapshot json.RawMessage) string {
@@ -103,7 +106,7 @@ var templates = func() map[string]*template.Template {
 		},
 	}
 	out := map[string]*template.Template{}
-	for _, page := range []string{"login", "dashboard", "trades", "trade", "import", "accounts", "payouts", "library", "error"} {
+	for _, page := range []string{"login", "dashboard", "trades", "trade", "import", "accounts", "payouts", "library", "documents", "error"} {
 		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", "ui/"+page+".html"))
 	}
 	return out

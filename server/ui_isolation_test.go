@@ -55,6 +55,14 @@ func TestPagesIsolation(t *testing.T) {
 		"GET /import":              {shows("/import")},
 		"GET /accounts":            {shows("/accounts")},
 		"GET /payouts":             {shows("/payouts")},
+		"GET /documents":           {shows("/documents")},
+		"POST /documents": {func(t *testing.T) {
+			// bob names alice's account by its number: not his.
+			w := bob.postMultipart(t, "/documents", [][2]string{{"csrf", csrf}, {"document_name", "x"}, {"category", "receipt"}, {"account_number", "APEX-1"}}, "p.pdf", string(samplePDF(t)), nil)
+			if w.Code != http.StatusNotFound {
+				t.Errorf("bob uploading to alice's account: %d, want 404", w.Code)
+			}
+		}},
 		"GET /library": {shows("/library"), func(t *testing.T) {
 			if w := bob.send(t, "GET", "/library", nil, ""); strings.Contains(w.Body.String(), "Alice's setup") {
 				t.Error("bob's library shows alice's playbook")

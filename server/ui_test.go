@@ -613,3 +613,51 @@ func TestLibraryPage(t *testing.T) {
 		t.Errorf("the tag's swatch: %d in the group's colour, want 1", len(rects))
 	}
 }
+
+// TestDocumentsPage: a document uploaded from the page is the API's, and
+// the page links its signed URL, which serves the file; a file of the
+// wrong type says why and leaves nothing; a read-only session sees no form
+// and may not post one.
+func TestDocumentsPage(t *testing.T) {
+	e := newTradeEnv(t)
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	csrf := attr(find(b.page(t, "/documents"), byAttr("name", "csrf"))[0], "value")
+	fields := [][2]string{{"csrf", csrf}, {"document_name", "Payout March"}, {"category", "payout-confirmation"}, {"account_number", "APEX-1"}}
+	if w := b.postMultipart(t, "/documents", fields, "payout.pdf", string(samplePDF(t)), nil); w.Code != http.StatusSeeOther {
+		t.Fatalf("upload: %d %s", w.Code, w.Body)
+	}
+	docs := decode[listBody[docJSON]](t, must200(t, e.testServer, "/api/v1/documents", e.key)).Data
+	if len(docs) != 1 || docs[0].DocumentName != "Payout March" {
+		t.Fatalf("the API's documents after the upload: %+v", docs)
+	}
+	rows := find(b.page(t, "/documents?uploaded=1"), byAttr("data-document", docs[0].ID))
+	if len(rows) != 1 {
+		t.Fatal("the page does not list the document")
+	}
+	link := attr(find(rows[0], func(n *html.Node) bool { return n.Data == "a" })[0], "href")
+	if w := e.download(t, link, nil); w.Code != http.StatusOK || w.Header().Get("Content-Type") != "application/pdf" {
+		t.Errorf("the page's link %s: %d %s", link, w.Code, w.Header().Get("Content-Type"))
+	}
+
+	before := tableCounts(t, e)
+	if w := b.postMultipart(t, "/documents", fields, "notes.txt", "just text", nil); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "file must be a JPEG, PNG, WebP or PDF") {
+		t.Errorf("a text file: %d, want 400 saying which types", w.Code)
+	}
+	if after := tableCounts(t, e); after != before {
+		t.Error("a refused upload wrote rows")
+	}
+	e.noTempFiles(t)
+
+	_, readKey := e.newKey(t, "alice", "read", false)
+	reader := &browser{ts: e.testServer}
+	reader.signIn(t, readKey)
+	page := reader.page(t, "/documents")
+	if len(find(page, byAttr("id", "upload"))) != 0 {
+		t.Error("a read-only session sees the upload form")
+	}
+	readCSRF := attr(find(page, byAttr("name", "csrf"))[0], "value")
+	if w := reader.postMultipart(t, "/documents", [][2]string{{"csrf", readCSRF}}, "payout.pdf", string(samplePDF(t)), nil); w.Code != http.StatusForbidden {
+		t.Errorf("a read-only session's upload: %d, want 403", w.Code)
+	}
+}

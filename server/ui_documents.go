@@ -1,0 +1,107 @@
+package server
+
+import (
+	"crypto/subtle"
+	"io"
+	"net/http"
+	"strconv"
+
+	"tradejournal/db"
+)
+
+// documentsPage is the documents page's data.
+type documentsPage struct {
+	pageData
+	Documents      []document
+	Accounts       []db.Account
+	AccountNumbers map[string]string
+	Categories     []string
+	CanEdit        bool
+	Message, Error string
+}
+
+// handleDocumentsPage lists the documents, each opening by its signed link
+// (images in the browser, PDFs downloaded), and, with documents:write, a
+// form to upload one.
+func (s *Server) handleDocumentsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	var msg string
+	if r.URL.Query().Has("uploaded") {
+		msg = "Uploaded."
+	}
+	s.renderDocuments(w, r, sess, http.StatusOK, documentsPage{Message: msg})
+}
+
+func (s *Server) renderDocuments(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p documentsPage) {
+	p.pageData = pageData{sess, sess.CSRF, "documents"}
+	p.CanEdit, p.Categories = sess.Can("documents:write"), db.DocumentCategories
+	docs, _, err := s.db.Documents(r.Context(), sess.UserID, db.DocumentFilter{}, db.Page{Limit: 100})
+	if err == nil {
+		p.Accounts, _, err = s.db.Accounts(r.Context(), sess.UserID, db.Page{Limit: 100})
+	}
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	for _, d := range docs {
+		p.Documents = append(p.Documents, s.presentDocument(d))
+	}
+	p.AccountNumbers = map[string]string{}
+	for _, a := range p.Accounts {
+		p.AccountNumbers[a.ID] = a.AccountNumber
+	}
+	s.render(w, r, status, "documents", p)
+}
+
+// handleDocumentPost uploads a document through the API's form reading and
+// storeUpload; the form's first part must be the session's CSRF token.
+func (s *Server) handleDocumentPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	release, ok := s.uploadSlot(r)
+	if !ok {
+		s.errorPage(w, r, sess, errUnavailable(w))
+		return
+	}
+	defer release()
+	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		s.errorPage(w, r, sess, invalid("body", "body must be multipart/form-data"))
+		return
+	}
+	part, err := mr.NextPart()
+	if err != nil || part.FormName() != "csrf" {
+		s.errorPage(w, r, sess, errStaleForm)
+		return
+	}
+	if token, err := io.ReadAll(io.LimitReader(part, 256)); err != nil || subtle.ConstantTimeCompare(token, []byte(sess.CSRF)) != 1 {
+		s.errorPage(w, r, sess, errStaleForm)
+		return
+	}
+	form := &uploadForm{fields: map[string]string{}}
+	if err = form.read(mr, s.files); err != nil && form.file != nil {
+		form.file.Discard()
+	}
+	if err == nil {
+		_, _, err = s.storeUpload(r.Context(), sess.UserID, form)
+	}
+	if err == nil {
+		http.Redirect(w, r, "/documents?uploaded=1", http.StatusSeeOther)
+		return
+	}
+	e, _ := toAPIError(err)
+	if e.status >= 500 {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	s.renderDocuments(w, r, sess, e.status, documentsPage{Error: problemText(e)})
+}
+
+// formatSize is a file's size as a person reads it.
+func formatSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
+	case n >= 1<<10:
+		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " B"
+}
