@@ -1,8 +1,6 @@
 package server
 
 import (
-	"crypto/subtle"
-	"io"
 	"net/http"
 	"strconv"
 
@@ -55,27 +53,12 @@ func (s *Server) renderDocuments(w http.ResponseWriter, r *http.Request, sess *d
 // handleDocumentPost uploads a document through the API's form reading and
 // storeUpload; the form's first part must be the session's CSRF token.
 func (s *Server) handleDocumentPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	release, ok := s.uploadSlot(r)
-	if !ok {
-		s.errorPage(w, r, sess, errUnavailable(w))
+	mr, release, err := s.uploadForm(w, r, sess)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
 		return
 	}
 	defer release()
-	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
-	mr, err := r.MultipartReader()
-	if err != nil {
-		s.errorPage(w, r, sess, invalid("body", "body must be multipart/form-data"))
-		return
-	}
-	part, err := mr.NextPart()
-	if err != nil || part.FormName() != "csrf" {
-		s.errorPage(w, r, sess, errStaleForm)
-		return
-	}
-	if token, err := io.ReadAll(io.LimitReader(part, 256)); err != nil || subtle.ConstantTimeCompare(token, []byte(sess.CSRF)) != 1 {
-		s.errorPage(w, r, sess, errStaleForm)
-		return
-	}
 	form := &uploadForm{fields: map[string]string{}}
 	if err = form.read(mr, s.files); err != nil && form.file != nil {
 		form.file.Discard()

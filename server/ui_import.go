@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"strings"
 
@@ -56,32 +57,12 @@ func (s *Server) renderImport(w http.ResponseWriter, r *http.Request, sess *db.S
 // file through the API's own form reading and db.Import. The form streams:
 // its first part must be the CSRF token, checked before the file is read.
 func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	release, ok := s.uploadSlot(r)
-	if !ok {
-		s.errorPage(w, r, sess, errUnavailable(w))
+	mr, release, err := s.uploadForm(w, r, sess)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
 		return
 	}
 	defer release()
-	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
-	mr, err := r.MultipartReader()
-	if err != nil {
-		s.errorPage(w, r, sess, invalid("body", "body must be multipart/form-data"))
-		return
-	}
-	part, err := mr.NextPart()
-	if err != nil || part.FormName() != "csrf" {
-		s.errorPage(w, r, sess, errStaleForm)
-		return
-	}
-	token, err := io.ReadAll(io.LimitReader(part, 256))
-	if err != nil {
-		s.errorPage(w, r, sess, bodyReadError(err))
-		return
-	}
-	if subtle.ConstantTimeCompare(token, []byte(sess.CSRF)) != 1 {
-		s.errorPage(w, r, sess, errStaleForm)
-		return
-	}
 	in, err := readImportForm(mr, &sess.Principal)
 	if err == nil {
 		in.DryRun = r.URL.Query().Has("preview")
@@ -156,4 +137,31 @@ func (s *Server) handleImportUndo(w http.ResponseWriter, r *http.Request, sess *
 func isMultipart(r *http.Request) bool {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	return strings.EqualFold(mt, "multipart/form-data")
+}
+
+// uploadForm opens a page's file upload: it takes an upload slot (release
+// gives it back), reads the body as the API's uploads are read (size limit,
+// rate floor), and checks that the form's first part is the session's CSRF
+// token, before any file is read.
+func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request, sess *db.Session) (mr *multipart.Reader, release func(), err error) {
+	release, ok := s.uploadSlot(r)
+	if !ok {
+		return nil, nil, errUnavailable(w)
+	}
+	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
+	if mr, err = r.MultipartReader(); err != nil {
+		release()
+		return nil, nil, invalid("body", "body must be multipart/form-data")
+	}
+	part, err := mr.NextPart()
+	if err != nil || part.FormName() != "csrf" {
+		release()
+		return nil, nil, errStaleForm
+	}
+	token, err := io.ReadAll(io.LimitReader(part, 256))
+	if err != nil || subtle.ConstantTimeCompare(token, []byte(sess.CSRF)) != 1 {
+		release()
+		return nil, nil, errStaleForm
+	}
+	return mr, release, nil
 }
