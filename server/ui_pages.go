@@ -225,6 +225,9 @@ type tradePage struct {
 	Playbooks             []db.Playbook
 	TagGroups             []db.TagGroup
 	TagSet                map[string]bool
+	// Documents are the trade's account's (statements, confirmations):
+	// a document belongs to an account, not to a trade.
+	Documents []document
 }
 
 // handleTradePage shows one trade: its numbers, fills and rule
@@ -249,6 +252,16 @@ func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Se
 		Targets: levelsText(t.TakeProfitLevels), Ratings: []int{1, 2, 3, 4, 5}, TagSet: map[string]bool{}}
 	for _, tag := range t.Tags {
 		p.TagSet[tag.ID] = true
+	}
+	if sess.Can("documents:read") {
+		docs, _, err := s.db.Documents(r.Context(), sess.UserID, db.DocumentFilter{AccountID: t.AccountID}, db.Page{Limit: 20})
+		if err != nil {
+			s.errorPage(w, r, sess, err)
+			return
+		}
+		for _, d := range docs {
+			p.Documents = append(p.Documents, s.presentDocument(d))
+		}
 	}
 	if p.CanEdit {
 		if p.Playbooks, _, err = s.db.Playbooks(r.Context(), sess.UserID, db.Page{Limit: 100}); err == nil && sess.Can("tags:read") {

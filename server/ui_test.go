@@ -294,7 +294,11 @@ func TestTradePageReview(t *testing.T) {
 	tr, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 2@5000", "sell 2@5010")+fmt.Sprintf(`, "playbook_id": %q`, pb.ID)))
 	b := &browser{ts: e.testServer}
 	b.signIn(t, e.key)
+	doc := e.mustUpload(t, e.key, form("APEX-1", filePart("statement.pdf", samplePDF(t))), http.StatusCreated)
 	page := b.page(t, "/trades/"+tr.ID)
+	if docs := find(page, byAttr("data-document", doc.ID)); len(docs) != 1 {
+		t.Error("the trade's page does not list its account's document")
+	}
 	if n := find(page, byAttr("data-figure", "net_pnl")); len(n) != 1 || nodeText(n[0]) != formatted(tr.NetPnL) {
 		t.Errorf("net P&L on the page: %v, want %s", n, formatted(tr.NetPnL))
 	}
