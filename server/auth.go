@@ -14,10 +14,27 @@ import (
 // authenticate finds who the request acts for and checks the route's scope.
 func (s *Server) authenticate(r *http.Request, scope string) (*db.Principal, error) {
 	scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || !db.WellFormedKey(key) {
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return nil, errInvalidKey
 	}
-	p, err := s.db.Authenticate(r.Context(), key)
+	p, err := s.keyPrincipal(r.Context(), key)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Can(scope) {
+		return nil, errForbidden(scope)
+	}
+	return p, nil
+}
+
+// keyPrincipal finds a key's owner, as the API and the sign-in page both
+// need it: a malformed or unknown key is errInvalidKey, a revoked one
+// errRevokedKey, an inactive subscription errSubscription.
+func (s *Server) keyPrincipal(ctx context.Context, key string) (*db.Principal, error) {
+	if !db.WellFormedKey(key) {
+		return nil, errInvalidKey
+	}
+	p, err := s.db.Authenticate(ctx, key)
 	var nf *db.NotFoundError
 	if errors.As(err, &nf) {
 		return nil, errInvalidKey
@@ -31,9 +48,6 @@ func (s *Server) authenticate(r *http.Request, scope string) (*db.Principal, err
 	s.usage.touch(p.KeyID, s.db.Now())
 	if p.Subscription != db.SubscriptionActive {
 		return nil, errSubscription
-	}
-	if !p.Can(scope) {
-		return nil, errForbidden(scope)
 	}
 	return &p, nil
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/json"
-	"errors"
 	"html/template"
 	"io/fs"
 	"math"
@@ -282,25 +281,17 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
-	key := strings.TrimSpace(r.PostFormValue("key"))
-	var p db.Principal
-	var err error
-	if db.WellFormedKey(key) {
-		p, err = s.db.Authenticate(r.Context(), key)
-	} else {
-		err = &db.NotFoundError{Kind: "Key"}
-	}
-	var nf *db.NotFoundError
+	p, err := s.keyPrincipal(r.Context(), strings.TrimSpace(r.PostFormValue("key")))
 	switch {
-	case errors.As(err, &nf) || err == nil && p.Revoked:
+	case err == errInvalidKey || err == errRevokedKey:
 		s.limits.authFailed(addr, now)
 		fail(http.StatusUnauthorized, "That key is not valid, or was revoked.")
 		return
+	case err == errSubscription:
+		fail(http.StatusForbidden, "Your subscription is inactive.")
+		return
 	case err != nil:
 		s.errorPage(w, r, nil, err)
-		return
-	case p.Subscription != db.SubscriptionActive:
-		fail(http.StatusForbidden, "Your subscription is inactive.")
 		return
 	}
 	id, _, err := s.db.CreateSession(r.Context(), p.KeyID)
