@@ -54,14 +54,13 @@ var errUploadTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code
 // new file of one (replace=true). The file streams to a temp file; only an
 // accepted upload's blob is placed, inside the row's transaction.
 func (s *Server) handleDocumentUpload(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	release, ok := s.uploadSlot(r)
-	if !ok {
-		s.writeError(w, r, errUnavailable(w))
+	mr, release, err := s.openUpload(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	defer release()
-	r.Body = s.uploadBody(w, r)
-	form, err := s.readUploadForm(w, r)
+	form, err := s.readUploadForm(mr)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -118,12 +117,7 @@ type uploadForm struct {
 // readUploadForm reads the multipart body part by part, in whatever order
 // the parts come: text fields into memory (4 KiB each at most), the file
 // into the store's tmp folder. On an error, no temp file is left.
-func (s *Server) readUploadForm(w http.ResponseWriter, r *http.Request) (*uploadForm, error) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return nil, invalid("body", "body must be multipart/form-data")
-	}
+func (s *Server) readUploadForm(mr *multipart.Reader) (*uploadForm, error) {
 	form := &uploadForm{fields: map[string]string{}}
 	if err := form.read(mr, s.files); err != nil {
 		if form.file != nil {

@@ -21,18 +21,12 @@ var importFields = []string{"format", "account_id", "timezone", "decimal", "date
 // handleImportCreate reads a broker's file into trades. The file is parsed
 // as it streams in; nothing is written unless every row reads.
 func (s *Server) handleImportCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	release, ok := s.uploadSlot(r)
-	if !ok {
-		s.writeError(w, r, errUnavailable(w))
+	mr, release, err := s.openUpload(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	defer release()
-	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
-	mr, err := r.MultipartReader()
-	if err != nil {
-		s.writeError(w, r, invalid("body", "body must be multipart/form-data"))
-		return
-	}
 	in, err := readImportForm(mr, p)
 	if err != nil {
 		s.writeError(w, r, err)

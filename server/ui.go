@@ -6,8 +6,11 @@ import (
 	"embed"
 	"encoding/json"
 	"html/template"
+	"io"
 	"io/fs"
 	"math"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -218,6 +221,37 @@ func (s *Server) signedIn(scope string, multipart bool, h pageFunc) http.Handler
 func (s *Server) validToken(w http.ResponseWriter, r *http.Request, sess *db.Session) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
 	return subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(sess.CSRF)) == 1
+}
+
+// errStaleForm refuses a form without this session's token.
+var errStaleForm = &apiError{status: http.StatusForbidden, code: "FORBIDDEN",
+	message: "This form is stale or came from another site; reload the page and try again"}
+
+// isMultipart reports whether a post is a multipart form, whose token its
+// handler reads from the stream (the page wrapper must not buffer it).
+func isMultipart(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return strings.EqualFold(mt, "multipart/form-data")
+}
+
+// uploadForm opens a page's file upload as the API's are opened
+// (openUpload) and checks that the form's first part is the session's CSRF
+// token, before any file is read.
+func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request, sess *db.Session) (mr *multipart.Reader, release func(), err error) {
+	if mr, release, err = s.openUpload(w, r); err != nil {
+		return nil, nil, err
+	}
+	part, err := mr.NextPart()
+	if err != nil || part.FormName() != "csrf" {
+		release()
+		return nil, nil, errStaleForm
+	}
+	token, err := io.ReadAll(io.LimitReader(part, 256))
+	if err != nil || subtle.ConstantTimeCompare(token, []byte(sess.CSRF)) != 1 {
+		release()
+		return nil, nil, errStaleForm
+	}
+	return mr, release, nil
 }
 
 // maxFormBody bounds a page's form post.

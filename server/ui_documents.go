@@ -59,10 +59,7 @@ func (s *Server) handleDocumentPost(w http.ResponseWriter, r *http.Request, sess
 		return
 	}
 	defer release()
-	form := &uploadForm{fields: map[string]string{}}
-	if err = form.read(mr, s.files); err != nil && form.file != nil {
-		form.file.Discard()
-	}
+	form, err := s.readUploadForm(mr)
 	if err == nil {
 		_, _, err = s.storeUpload(r.Context(), sess.UserID, form)
 	}

@@ -2,14 +2,10 @@ package server
 
 import (
 	"bytes"
-	"crypto/subtle"
 	"errors"
 	"html/template"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
-	"strings"
 
 	"tradejournal/db"
 	"tradejournal/db/brokers"
@@ -91,10 +87,6 @@ func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *
 	s.renderImport(w, r, sess, e.status, importPage{Error: msg})
 }
 
-// errStaleForm refuses a form without this session's token.
-var errStaleForm = &apiError{status: http.StatusForbidden, code: "FORBIDDEN",
-	message: "This form is stale or came from another site; reload the page and try again"}
-
 // renderPreview answers a dry run: the preview alone for the page's script
 // (X-Fragment), else the page with the preview under the form.
 func (s *Server) renderPreview(w http.ResponseWriter, r *http.Request, sess *db.Session, imp db.Import) {
@@ -130,38 +122,4 @@ func (s *Server) handleImportUndo(w http.ResponseWriter, r *http.Request, sess *
 		return
 	}
 	http.Redirect(w, r, "/import?undone=1", http.StatusSeeOther)
-}
-
-// isMultipart reports whether a post is a multipart form, whose token its
-// handler reads from the stream (the page wrapper must not buffer it).
-func isMultipart(r *http.Request) bool {
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	return strings.EqualFold(mt, "multipart/form-data")
-}
-
-// uploadForm opens a page's file upload: it takes an upload slot (release
-// gives it back), reads the body as the API's uploads are read (size limit,
-// rate floor), and checks that the form's first part is the session's CSRF
-// token, before any file is read.
-func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request, sess *db.Session) (mr *multipart.Reader, release func(), err error) {
-	release, ok := s.uploadSlot(r)
-	if !ok {
-		return nil, nil, errUnavailable(w)
-	}
-	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
-	if mr, err = r.MultipartReader(); err != nil {
-		release()
-		return nil, nil, invalid("body", "body must be multipart/form-data")
-	}
-	part, err := mr.NextPart()
-	if err != nil || part.FormName() != "csrf" {
-		release()
-		return nil, nil, errStaleForm
-	}
-	token, err := io.ReadAll(io.LimitReader(part, 256))
-	if err != nil || subtle.ConstantTimeCompare(token, []byte(sess.CSRF)) != 1 {
-		release()
-		return nil, nil, errStaleForm
-	}
-	return mr, release, nil
 }

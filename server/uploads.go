@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"sync"
@@ -79,6 +80,23 @@ func (s *Server) uploadSlot(r *http.Request) (release func(), ok bool) {
 	<-c.held
 	leave()
 	return nil, false
+}
+
+// openUpload starts reading an upload (a document or a broker file) as
+// every upload is read: it takes an upload slot (release gives it back),
+// bounds the body's size and rate (uploadBody), and opens it as a
+// multipart form.
+func (s *Server) openUpload(w http.ResponseWriter, r *http.Request) (mr *multipart.Reader, release func(), err error) {
+	release, ok := s.uploadSlot(r)
+	if !ok {
+		return nil, nil, errUnavailable(w)
+	}
+	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
+	if mr, err = r.MultipartReader(); err != nil {
+		release()
+		return nil, nil, invalid("body", "body must be multipart/form-data")
+	}
+	return mr, release, nil
 }
 
 // errTooSlow is the 408 of an upload whose body arrives below the rate
