@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"crypto/subtle"
 	"embed"
 	"encoding/json"
@@ -135,6 +136,27 @@ func formatMoney(v float64) string {
 		return "-" + s
 	}
 	return s
+}
+
+// accountList is the user's accounts as the pages offer them: in the
+// filters and forms, and by number where a record names its account.
+type accountList []db.Account
+
+// Number is the number of the account id names, or "" when none does.
+func (l accountList) Number(id string) string {
+	for _, a := range l {
+		if a.ID == id {
+			return a.AccountNumber
+		}
+	}
+	return ""
+}
+
+// accounts reads the user's accounts for a page (a trader has a few; the
+// first 100 are shown).
+func (s *Server) accounts(ctx context.Context, userID string) (accountList, error) {
+	list, _, err := s.db.Accounts(ctx, userID, db.Page{Limit: 100})
+	return list, err
 }
 
 // pageData is what every page's layout reads.

@@ -11,8 +11,7 @@ import (
 type documentsPage struct {
 	pageData
 	Documents      []document
-	Accounts       []db.Account
-	AccountNumbers map[string]string
+	Accounts       accountList
 	Categories     []string
 	CanEdit        bool
 	Message, Error string
@@ -34,7 +33,7 @@ func (s *Server) renderDocuments(w http.ResponseWriter, r *http.Request, sess *d
 	p.CanEdit, p.Categories = sess.Can("documents:write"), db.DocumentCategories
 	docs, _, err := s.db.Documents(r.Context(), sess.UserID, db.DocumentFilter{}, db.Page{Limit: 100})
 	if err == nil {
-		p.Accounts, _, err = s.db.Accounts(r.Context(), sess.UserID, db.Page{Limit: 100})
+		p.Accounts, err = s.accounts(r.Context(), sess.UserID)
 	}
 	if err != nil {
 		s.errorPage(w, r, sess, err)
@@ -42,10 +41,6 @@ func (s *Server) renderDocuments(w http.ResponseWriter, r *http.Request, sess *d
 	}
 	for _, d := range docs {
 		p.Documents = append(p.Documents, s.presentDocument(d))
-	}
-	p.AccountNumbers = map[string]string{}
-	for _, a := range p.Accounts {
-		p.AccountNumbers[a.ID] = a.AccountNumber
 	}
 	s.render(w, r, status, "documents", p)
 }

@@ -14,7 +14,7 @@ import (
 // importPage is the import page's data.
 type importPage struct {
 	pageData
-	Accounts       []db.Account
+	Accounts       accountList
 	Formats        []string
 	Imports        []db.Import
 	Preview        *db.Import
@@ -39,7 +39,7 @@ func (s *Server) renderImport(w http.ResponseWriter, r *http.Request, sess *db.S
 	var err error
 	p.pageData = pageData{sess, sess.CSRF, "import"}
 	p.Formats = append([]string{"auto"}, brokers.Formats...)
-	if p.Accounts, _, err = s.db.Accounts(r.Context(), sess.UserID, db.Page{Limit: 100}); err == nil {
+	if p.Accounts, err = s.accounts(r.Context(), sess.UserID); err == nil {
 		p.Imports, _, err = s.db.Imports(r.Context(), sess.UserID, db.Page{Limit: 20})
 	}
 	if err != nil {

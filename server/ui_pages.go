@@ -41,7 +41,7 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request, sess *d
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	accounts, _, err := s.db.Accounts(ctx, sess.UserID, db.Page{Limit: 100})
+	accounts, err := s.accounts(ctx, sess.UserID)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
@@ -55,7 +55,7 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request, sess *d
 		pageData
 		Filter   db.TradeFilter
 		Summary  db.StatsSummary
-		Accounts []db.Account
+		Accounts accountList
 		Equity   equityCurve
 		Calendar calendar
 	}{pageData{sess, sess.CSRF, "dashboard"}, filter, summary, accounts, newEquityCurve(equity), cal})
@@ -180,7 +180,7 @@ func (s *Server) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	accounts, _, err := s.db.Accounts(r.Context(), sess.UserID, db.Page{Limit: 100})
+	accounts, err := s.accounts(r.Context(), sess.UserID)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
@@ -206,7 +206,7 @@ func (s *Server) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *
 		pageData
 		Filter           db.TradeFilter
 		Statuses         []string
-		Accounts         []db.Account
+		Accounts         accountList
 		Trades           []db.Trade
 		Total, From, To  int
 		PrevURL, NextURL string
@@ -444,7 +444,7 @@ type accountRow struct {
 // /accounts/{id}/status's figures): balance, the floor and the room to it,
 // today's loss left, the target, days, consistency and breaches.
 func (s *Server) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	accounts, _, err := s.db.Accounts(r.Context(), sess.UserID, db.Page{Limit: 100})
+	accounts, err := s.accounts(r.Context(), sess.UserID)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return

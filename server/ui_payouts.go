@@ -17,8 +17,7 @@ type payoutsPage struct {
 	Summary                           db.PayoutSummary
 	Payouts                           []db.Payout
 	Expenses                          []db.Expense
-	Accounts                          []db.Account
-	AccountNumbers                    map[string]string
+	Accounts                          accountList
 	PayoutStatuses, ExpenseCategories []string
 	CanEdit                           bool
 	Message, Error                    string
@@ -44,17 +43,13 @@ func (s *Server) renderPayouts(w http.ResponseWriter, r *http.Request, sess *db.
 	if p.Summary, err = s.db.PayoutSummary(ctx, sess.UserID, "", ""); err == nil {
 		if p.Payouts, _, err = s.db.Payouts(ctx, sess.UserID, db.PayoutFilter{}, page); err == nil {
 			if p.Expenses, _, err = s.db.Expenses(ctx, sess.UserID, db.ExpenseFilter{}, page); err == nil {
-				p.Accounts, _, err = s.db.Accounts(ctx, sess.UserID, db.Page{Limit: 100})
+				p.Accounts, err = s.accounts(ctx, sess.UserID)
 			}
 		}
 	}
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
-	}
-	p.AccountNumbers = map[string]string{}
-	for _, a := range p.Accounts {
-		p.AccountNumbers[a.ID] = a.AccountNumber
 	}
 	s.render(w, r, status, "payouts", p)
 }
