@@ -219,6 +219,8 @@ type tradePage struct {
 	pageData
 	Trade                 db.EnrichedTrade
 	CanEdit, Saved        bool
+	ShowPlaybooks         bool // the form has the playbook select
+	ShowTags              bool // the form has the tags (and the tags field)
 	Error                 string
 	Notes, Stops, Targets string
 	Ratings               []int
@@ -263,11 +265,17 @@ func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Se
 			p.Documents = append(p.Documents, s.presentDocument(d))
 		}
 	}
-	if p.CanEdit {
-		if p.Playbooks, _, err = s.db.Playbooks(r.Context(), sess.UserID, db.Page{Limit: 100}); err == nil && sess.Can("tags:read") {
-			p.TagGroups, err = s.db.TagGroups(r.Context(), sess.UserID)
+	// The form offers the playbooks and tags only to a session that may
+	// read them; without them it leaves the trade's as they are.
+	p.ShowPlaybooks, p.ShowTags = p.CanEdit && sess.Can("playbooks:read"), p.CanEdit && sess.Can("tags:read")
+	if p.ShowPlaybooks {
+		if p.Playbooks, _, err = s.db.Playbooks(r.Context(), sess.UserID, db.Page{Limit: 100}); err != nil {
+			s.errorPage(w, r, sess, err)
+			return
 		}
-		if err != nil {
+	}
+	if p.ShowTags {
+		if p.TagGroups, err = s.db.TagGroups(r.Context(), sess.UserID); err != nil {
 			s.errorPage(w, r, sess, err)
 			return
 		}
@@ -318,9 +326,12 @@ func reviewInput(form url.Values) (db.TradeInput, error) {
 	}
 	in.StopLossLevels = decodeLevels(f, "stop_loss_levels", levelsInput(f, "stop_loss_levels", form.Get("stop_loss_levels")))
 	in.TakeProfitLevels = decodeLevels(f, "take_profit_levels", levelsInput(f, "take_profit_levels", form.Get("take_profit_levels")))
-	in.PlaybookID = db.Optional[string]{Set: true, Null: true}
-	if v := form.Get("playbook_id"); v != "" {
-		in.PlaybookID = db.Some(v)
+	// A field the form did not show is left as it is.
+	if form.Has("playbook_id") {
+		in.PlaybookID = db.Optional[string]{Set: true, Null: true}
+		if v := form.Get("playbook_id"); v != "" {
+			in.PlaybookID = db.Some(v)
+		}
 	}
 	if criteria := form["criterion"]; len(criteria) > 0 {
 		var raw []json.RawMessage
@@ -330,7 +341,7 @@ func reviewInput(form url.Values) (db.TradeInput, error) {
 		}
 		in.CriteriaChecklist = decodeChecklist(f, db.Some(raw))
 	}
-	if _, ok := form["tag_ids"]; ok || form.Has("csrf") {
+	if form.Has("tags") { // the form showed the tags: those checked are the trade's
 		in.TagIDs = db.Some(append([]string{}, form["tag_ids"]...))
 	}
 	in.Reviewed = db.Some(form.Get("reviewed") == "true")

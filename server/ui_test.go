@@ -307,7 +307,7 @@ func TestTradePageReview(t *testing.T) {
 
 	form := url.Values{"csrf": {csrf}, "star_rating": {"4"}, "notes": {"Waited for the pullback.\r\n\r\nGood exit."},
 		"stop_loss_levels": {"4995"}, "take_profit_levels": {"5010@1, 5015"}, "playbook_id": {pb.ID},
-		"criterion": {criterion}, "checked": {criterion}, "tag_ids": {tag.ID}, "reviewed": {"true"}}
+		"criterion": {criterion}, "checked": {criterion}, "tags": {"shown"}, "tag_ids": {tag.ID}, "reviewed": {"true"}}
 	w := b.send(t, "POST", "/trades/"+tr.ID+"/review", form, "http://example.com")
 	if w.Code != http.StatusSeeOther {
 		t.Fatalf("save review: %d %s", w.Code, w.Body)
@@ -663,5 +663,32 @@ func TestDocumentsPage(t *testing.T) {
 	readCSRF := attr(find(page, byAttr("name", "csrf"))[0], "value")
 	if w := reader.postMultipart(t, "/documents", [][2]string{{"csrf", readCSRF}}, "payout.pdf", string(samplePDF(t)), nil); w.Code != http.StatusForbidden {
 		t.Errorf("a read-only session's upload: %d, want 403", w.Code)
+	}
+}
+
+// TestTradeReviewKeepsWhatTheSessionCannotSee: a session that may write
+// trades but not read playbooks or tags is shown neither, and saving its
+// review leaves the trade's playbook and tags as they were.
+func TestTradeReviewKeepsWhatTheSessionCannotSee(t *testing.T) {
+	e := newTradeEnv(t)
+	pb := e.createPlaybook(t, e.key, `{"title": "Secret setup"}`)
+	group := decode[struct{ TagGroup db.TagGroup }](t, must201(t, e.testServer, "/api/v1/tags", e.key, `{"type": "tag_group", "name": "Setup"}`)).TagGroup
+	tag := decode[struct{ Tag db.Tag }](t, must201(t, e.testServer, "/api/v1/tags", e.key, fmt.Sprintf(`{"type": "tag", "tag_group_id": %q, "name": "A+"}`, group.ID))).Tag
+	tr, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 1@5000", "sell 1@5010")+
+		fmt.Sprintf(`, "playbook_id": %q, "tag_ids": [%q]`, pb.ID, tag.ID)))
+	_, tradesOnly := e.newKey(t, "alice", "trades:write", false)
+	b := &browser{ts: e.testServer}
+	b.signIn(t, tradesOnly)
+	page := b.page(t, "/trades/"+tr.ID)
+	if strings.Contains(nodeText(page), "Secret setup") || len(find(page, byAttr("name", "tag_ids"))) != 0 {
+		t.Error("a session without playbooks:read and tags:read is shown playbooks or tags")
+	}
+	form := url.Values{"csrf": {attr(find(page, byAttr("name", "csrf"))[0], "value")}, "star_rating": {"2"}}
+	if w := b.send(t, "POST", "/trades/"+tr.ID+"/review", form, ""); w.Code != http.StatusSeeOther {
+		t.Fatalf("save review: %d %s", w.Code, w.Body)
+	}
+	got := decode[struct{ Data db.EnrichedTrade }](t, must200(t, e.testServer, "/api/v1/trades/"+tr.ID, e.key)).Data
+	if got.StarRating == nil || *got.StarRating != 2 || got.PlaybookID == nil || *got.PlaybookID != pb.ID || len(got.Tags) != 1 {
+		t.Errorf("after the review: rating %v, playbook %v, tags %v; want 2, the playbook and the tag kept", got.StarRating, got.PlaybookID, got.Tags)
 	}
 }
