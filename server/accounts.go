@@ -39,15 +39,6 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, p *
 	writeJSON(w, http.StatusOK, deletedBody{Success: true, DeletedID: d.ID, Warnings: d.Warnings})
 }
 
-// decodeAccount reads and validates an account body.
-func decodeAccount(w http.ResponseWriter, r *http.Request, create bool) (db.AccountInput, error) {
-	var in db.AccountInput
-	if err := decodeJSON(w, r, &in); err != nil {
-		return db.AccountInput{}, err
-	}
-	return in, validateAccount(&in, create)
-}
-
 // validateAccount checks an account body and normalises it in place.
 func validateAccount(in *db.AccountInput, create bool) error {
 	f := fieldErrors{}

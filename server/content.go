@@ -13,19 +13,15 @@ import (
 // and the route table builds its five handlers from the shared builders
 // (crud.go) over the kind's db.Content store.
 
-// contentDecoder reads a content body and checks it with the kind's
-// validate, which normalises it in place; create says whether required
-// fields must be present.
+// contentDecoder reads a content body (jsonBody) and checks it with the
+// kind's validate, which normalises it in place; create says whether
+// required fields must be present.
 func contentDecoder[In any](validate func(f fieldErrors, in *In, create bool)) decodeFunc[In] {
-	return func(w http.ResponseWriter, r *http.Request, create bool) (In, error) {
-		var in In
-		if err := decodeJSON(w, r, &in); err != nil {
-			return in, err
-		}
+	return jsonBody(func(in *In, create bool) error {
 		f := fieldErrors{}
-		validate(f, &in, create)
-		return in, f.err()
-	}
+		validate(f, in, create)
+		return f.err()
+	})
 }
 
 // contentList answers a kind's list, filtered by its references and dates

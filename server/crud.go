@@ -22,6 +22,18 @@ import (
 // new record needs must be present.
 type decodeFunc[In any] func(w http.ResponseWriter, r *http.Request, create bool) (In, error)
 
+// jsonBody is the decodeFunc of a JSON body that validate checks (and
+// normalises in place) once decoded.
+func jsonBody[In any](validate func(in *In, create bool) error) decodeFunc[In] {
+	return func(w http.ResponseWriter, r *http.Request, create bool) (In, error) {
+		var in In
+		if err := decodeJSON(w, r, &in); err != nil {
+			return in, err
+		}
+		return in, validate(&in, create)
+	}
+}
+
 // listHandler answers an unfiltered list with a page and its pagination.
 func listHandler[T any](s *Server, list func(ctx context.Context, userID string, page db.Page) ([]T, int, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {

@@ -14,17 +14,8 @@ import (
 // maxReference bounds a payout's reference (the firm's payout number).
 const maxReference = 200
 
-// decodePayout reads and validates a payout body.
-func decodePayout(w http.ResponseWriter, r *http.Request, create bool) (db.PayoutInput, error) {
-	var in db.PayoutInput
-	if err := decodeJSON(w, r, &in); err != nil {
-		return in, err
-	}
-	return in, validatePayout(&in, create)
-}
-
-// validatePayout checks a payout and normalises it in place; the web
-// interface's form and the API's body go through it alike.
+// validatePayout checks a payout and normalises it in place; the API's
+// body (jsonBody) and the web interface's form go through it alike.
 func validatePayout(in *db.PayoutInput, create bool) error {
 	f := fieldErrors{}
 	in.AccountID.Value = bodyUUID(f, "account_id", in.AccountID, create || in.AccountID.Set)
@@ -41,15 +32,6 @@ func validatePayout(in *db.PayoutInput, create bool) error {
 	lowerIDs(&in.DocumentIDs)
 	in.ProfitSplit.Value += 0 // no -0
 	return f.err()
-}
-
-// decodeExpense reads and validates an expense body.
-func decodeExpense(w http.ResponseWriter, r *http.Request, create bool) (db.ExpenseInput, error) {
-	var in db.ExpenseInput
-	if err := decodeJSON(w, r, &in); err != nil {
-		return in, err
-	}
-	return in, validateExpense(&in, create)
 }
 
 // validateExpense checks an expense and normalises it in place, for the
