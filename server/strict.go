@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Request bodies are strict about names, where encoding/json is not: it
@@ -115,12 +114,14 @@ type structNames struct {
 	folded map[string]string
 }
 
-var namesCache sync.Map // reflect.Type → *structNames
-
+// namesOf lists t's names with the type each decodes into. An embedded
+// struct's fields come in where it is embedded and are not replaced by a
+// later field of the same name: a request type that embeds its db input
+// and holds one of its fields again as raw JSON, to decode it element by
+// element (tradeRequest's executions), is walked with the input's typed
+// field, so a name in an element is checked as soon as the body is. It is
+// cheap beside the decoding it follows, so nothing is cached.
 func namesOf(t reflect.Type) *structNames {
-	if n, ok := namesCache.Load(t); ok {
-		return n.(*structNames)
-	}
 	n := &structNames{exact: map[string]reflect.Type{}, folded: map[string]string{}}
 	var add func(t reflect.Type)
 	add = func(t reflect.Type) {
@@ -138,13 +139,12 @@ func namesOf(t reflect.Type) *structNames {
 			if name == "" {
 				name = f.Name
 			}
-			if _, ok := n.exact[name]; !ok { // the outer struct's field wins, as in encoding/json
+			if _, ok := n.exact[name]; !ok {
 				n.exact[name] = f.Type
 				n.folded[strings.ToLower(name)] = name
 			}
 		}
 	}
 	add(t)
-	namesCache.Store(t, n)
 	return n
 }
