@@ -88,8 +88,10 @@ func WellFormedKey(key string) bool {
 	return false
 }
 
-func hashKey(key string) []byte {
-	h := sha256.Sum256([]byte(key))
+// hashSecret is the SHA-256 of a secret the journal stores only as its
+// hash: an API key, a web session's id.
+func hashSecret(secret string) []byte {
+	h := sha256.Sum256([]byte(secret))
 	return h[:]
 }
 
@@ -182,7 +184,7 @@ func (db *DB) insertKey(ctx context.Context, tx txn, u User, label string, scope
 	}
 	_, err := tx.ExecContext(ctx,
 		`INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		k.ID, k.UserID, k.Name, k.Prefix, hashKey(secret), strings.Join(scopes, " "), k.CreatedAt)
+		k.ID, k.UserID, k.Name, k.Prefix, hashSecret(secret), strings.Join(scopes, " "), k.CreatedAt)
 	return k, secret, err
 }
 
@@ -261,7 +263,7 @@ func (db *DB) Authenticate(ctx context.Context, key string) (Principal, error) {
 	if err != nil {
 		return Principal{}, err
 	}
-	err = stmt.QueryRowContext(ctx, hashKey(key)).Scan(&p.KeyID, &p.UserID, &p.Timezone, &p.Subscription, &scopes, &revokedAt)
+	err = stmt.QueryRowContext(ctx, hashSecret(key)).Scan(&p.KeyID, &p.UserID, &p.Timezone, &p.Subscription, &scopes, &revokedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, notFound("Key")
 	}

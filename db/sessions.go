@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/base64"
 	"errors"
@@ -28,11 +27,6 @@ func newToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-func hashSession(id string) []byte {
-	h := sha256.Sum256([]byte(id))
-	return h[:]
-}
-
 // CreateSession starts a session for a key: it returns the session's id,
 // for the cookie (only its hash is stored), and its CSRF token.
 func (db *DB) CreateSession(ctx context.Context, keyID string) (id, csrf string, err error) {
@@ -40,7 +34,7 @@ func (db *DB) CreateSession(ctx context.Context, keyID string) (id, csrf string,
 	now := db.Now().UTC()
 	err = inTxDo(ctx, db.begin, func(tx txn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO web_sessions (id_hash, key_id, csrf, created_at, expires_at)
-			VALUES (?, ?, ?, ?, ?)`, hashSession(id), keyID, csrf, now.Format(TimeFormat), now.Add(SessionTTL).Format(TimeFormat))
+			VALUES (?, ?, ?, ?, ?)`, hashSecret(id), keyID, csrf, now.Format(TimeFormat), now.Add(SessionTTL).Format(TimeFormat))
 		return err
 	})
 	return id, csrf, err
@@ -60,7 +54,7 @@ func (db *DB) Session(ctx context.Context, id string) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	err = stmt.QueryRowContext(ctx, hashSession(id), db.now()).
+	err = stmt.QueryRowContext(ctx, hashSecret(id), db.now()).
 		Scan(&s.KeyID, &s.UserID, &s.Timezone, &s.Subscription, &scopes, &revokedAt, &s.CSRF)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, notFound("Session")
@@ -77,7 +71,7 @@ func (db *DB) Session(ctx context.Context, id string) (Session, error) {
 // an error.
 func (db *DB) EndSession(ctx context.Context, id string) error {
 	return inTxDo(ctx, db.begin, func(tx txn) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE id_hash = ?`, hashSession(id))
+		_, err := tx.ExecContext(ctx, `DELETE FROM web_sessions WHERE id_hash = ?`, hashSecret(id))
 		return err
 	})
 }
