@@ -118,7 +118,7 @@ func TestBrowserJourney(t *testing.T) {
 		t.Errorf("preview: %q", preview)
 	}
 	summary := decode[struct{ Data db.StatsSummary }](t, must200(t, e.testServer, "/api/v1/stats/summary", e.key)).Data
-	if summary.Trades != 3 || net != formatted(summary.NetPnL) {
+	if summary.Trades != 3 || net != formatMoneyLike(summary.NetPnL) {
 		t.Errorf("dashboard net P&L %q; the API's %v over %d trades", net, summary.NetPnL, summary.Trades)
 	}
 

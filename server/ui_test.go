@@ -299,8 +299,8 @@ func TestTradePageReview(t *testing.T) {
 	if docs := find(page, byAttr("data-document", doc.ID)); len(docs) != 1 {
 		t.Error("the trade's page does not list its account's document")
 	}
-	if n := find(page, byAttr("data-figure", "net_pnl")); len(n) != 1 || nodeText(n[0]) != formatted(tr.NetPnL) {
-		t.Errorf("net P&L on the page: %v, want %s", n, formatted(tr.NetPnL))
+	if n := find(page, byAttr("data-figure", "net_pnl")); len(n) != 1 || nodeText(n[0]) != formatMoneyLike(tr.NetPnL) {
+		t.Errorf("net P&L on the page: %v, want %s", n, formatMoneyLike(tr.NetPnL))
 	}
 	csrf := attr(find(page, byAttr("name", "csrf"))[0], "value")
 	criterion := attr(find(page, byAttr("name", "criterion"))[0], "value")
@@ -367,15 +367,6 @@ func TestTradePageReview(t *testing.T) {
 	if w := bob.send(t, "POST", "/trades/"+tr.ID+"/review", form, ""); w.Code != http.StatusNotFound {
 		t.Errorf("bob saving alice's review: %d, want 404", w.Code)
 	}
-}
-
-// formatted is an amount as the pages show it.
-func formatted(v float64) string {
-	s := fmt.Sprintf("%.2f", v)
-	if strings.HasPrefix(s, "-0.00") {
-		return "0.00"
-	}
-	return s
 }
 
 // must201 posts body to target and fails unless the answer is a 201.
@@ -521,7 +512,8 @@ func TestAccountsPage(t *testing.T) {
 	}
 }
 
-// formatMoneyLike is v as the pages show money: thousands and cents.
+// formatMoneyLike is v as the pages show money: thousands and cents, no
+// -0.00.
 func formatMoneyLike(v float64) string {
 	s := fmt.Sprintf("%.2f", math.Abs(v))
 	whole, cents, _ := strings.Cut(s, ".")
