@@ -62,12 +62,9 @@ func (s *Server) handleDocumentPost(w http.ResponseWriter, r *http.Request, sess
 		http.Redirect(w, r, "/documents?uploaded=1", http.StatusSeeOther)
 		return
 	}
-	e, _ := toAPIError(err)
-	if e.status >= 500 {
-		s.errorPage(w, r, sess, err)
-		return
-	}
-	s.renderDocuments(w, r, sess, e.status, documentsPage{Error: problemText(e)})
+	s.formProblem(w, r, sess, err, func(status int, problem string) {
+		s.renderDocuments(w, r, sess, status, documentsPage{Error: problem})
+	})
 }
 
 // formatSize is a file's size as a person reads it.

@@ -72,19 +72,15 @@ func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *
 			return
 		}
 	}
-	e, _ := toAPIError(err)
-	if e.status >= 500 {
-		s.errorPage(w, r, sess, err)
-		return
-	}
-	msg := problemText(e)
-	if r.Header.Get("X-Fragment") == "preview" {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(e.status)
-		io.WriteString(w, `<p role="alert" class="error">`+template.HTMLEscapeString(msg)+`</p>`)
-		return
-	}
-	s.renderImport(w, r, sess, e.status, importPage{Error: msg})
+	s.formProblem(w, r, sess, err, func(status int, problem string) {
+		if r.Header.Get("X-Fragment") == "preview" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(status)
+			io.WriteString(w, `<p role="alert" class="error">`+template.HTMLEscapeString(problem)+`</p>`)
+			return
+		}
+		s.renderImport(w, r, sess, status, importPage{Error: problem})
+	})
 }
 
 // renderPreview answers a dry run: the preview alone for the page's script

@@ -117,12 +117,21 @@ func (s *Server) afterPayoutsForm(w http.ResponseWriter, r *http.Request, sess *
 		http.Redirect(w, r, "/payouts?added=1", http.StatusSeeOther)
 		return
 	}
+	s.formProblem(w, r, sess, err, func(status int, problem string) {
+		s.renderPayouts(w, r, sess, status, payoutsPage{Error: problem})
+	})
+}
+
+// formProblem answers a form whose save failed: for the form's fault (a
+// 4xx) show gets the status and the reason, to show the page again with
+// it; anything else is the error page.
+func (s *Server) formProblem(w http.ResponseWriter, r *http.Request, sess *db.Session, err error, show func(status int, problem string)) {
 	e, _ := toAPIError(err)
 	if e.status >= 500 {
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	s.renderPayouts(w, r, sess, e.status, payoutsPage{Error: problemText(e)})
+	show(e.status, problemText(e))
 }
 
 // problemText is an API error as one line for a page: the message and
