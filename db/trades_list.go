@@ -110,14 +110,7 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 		if total, err = countTrades(ctx, tx, where, args); err != nil {
 			return nil, err
 		}
-		query := `SELECT ` + tradeColumns + ` FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + ` LIMIT ? OFFSET ?`
-		if page.Offset >= deferFrom {
-			query = `SELECT ` + tradeColumns + ` FROM trades t
-			JOIN (SELECT t.id FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + `
-			      LIMIT ? OFFSET ?) page ON page.id = t.id
-			ORDER BY ` + tradeOrder
-		}
-		rows, err := tx.QueryContext(ctx, query, append(args, page.Limit, page.Offset)...)
+		rows, err := tx.QueryContext(ctx, pageQuery(tradeColumns, where, page), append(args, page.Limit, page.Offset)...)
 		if err != nil {
 			return nil, err
 		}
@@ -153,6 +146,18 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 		return nil, 0, err
 	}
 	return out, total, nil
+}
+
+// pageQuery reads columns of the page of trades matching where; its last
+// two parameters are the page's limit and offset.
+func pageQuery(columns, where string, page Page) string {
+	if page.Offset >= deferFrom {
+		return `SELECT ` + columns + ` FROM trades t
+			JOIN (SELECT t.id FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + `
+			      LIMIT ? OFFSET ?) page ON page.id = t.id
+			ORDER BY ` + tradeOrder
+	}
+	return `SELECT ` + columns + ` FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + ` LIMIT ? OFFSET ?`
 }
 
 // deferFrom is the offset from which a page's ids are found on the index
