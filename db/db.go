@@ -104,6 +104,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		NewID:        newUUIDv7,
 	}
 	d.writer.committed = d.checkpointer.committed
+	// A journal from before schema 7 gets its trades' listings now, once.
+	if _, err := d.FillListings(ctx); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("list trades: %w", err)
+	}
 	return d, nil
 }
 

@@ -1,8 +1,10 @@
 package db
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
 )
 
 // BlobRefs counts the documents using each stored blob, by hash.
@@ -33,8 +35,9 @@ func (db *DB) BlobUses(ctx context.Context, hash string) (int, error) {
 }
 
 // IntegrityCheck runs SQLite's integrity_check and foreign_key_check,
-// compares the trade counts the triggers keep with a count of the trades,
-// and returns what they found, nothing when the database is sound.
+// compares the trade counts the triggers keep with a count of the trades
+// and each trade's listing with its rows, and returns what they found,
+// nothing when the database is sound.
 func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
 	var problems []string
 	rows, err := db.read.QueryContext(ctx, `PRAGMA integrity_check`)
@@ -76,7 +79,66 @@ func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	days, err := db.dayProblems(ctx)
-	return append(append(problems, counts...), days...), err
+	if err != nil {
+		return nil, err
+	}
+	listings, err := db.listingProblems(ctx)
+	return slices.Concat(problems, counts, days, listings), err
+}
+
+// listingProblems names each trade whose stored listing is not the trade as
+// read from its rows and fills. A trade not listed yet is not a problem:
+// the list reads it from its rows, and the next Open lists it.
+func (db *DB) listingProblems(ctx context.Context) ([]string, error) {
+	users, err := db.Users(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	for _, u := range users {
+		for page := (Page{Limit: 500}); ; page.Offset += page.Limit {
+			trades, _, err := db.Trades(ctx, u.ID, TradeFilter{}, page)
+			if err != nil {
+				return nil, err
+			}
+			ids := make([]string, len(trades))
+			for i, t := range trades {
+				ids[i] = t.ID
+			}
+			stored := make(map[string][]byte, len(trades))
+			rows, err := db.read.QueryContext(ctx, `SELECT id, listing FROM trades
+				WHERE id IN (SELECT value FROM json_each(?)) AND listing IS NOT NULL`, jsonList(ids))
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				var id string
+				var listing []byte
+				if err := rows.Scan(&id, &listing); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				stored[id] = listing
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
+			for _, t := range trades {
+				want, err := encodeListing(&t)
+				if err != nil {
+					return nil, err
+				}
+				if got, ok := stored[t.ID]; ok && !bytes.Equal(got, want) {
+					problems = append(problems, fmt.Sprintf("trades: trade %s's listing differs from its rows", t.ID))
+				}
+			}
+			if len(trades) < page.Limit {
+				break
+			}
+		}
+	}
+	return problems, nil
 }
 
 // dayProblems names each trade whose kept day (stats.Day, which the

@@ -197,17 +197,21 @@ func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Tr
 
 // insertTrade writes a new, derived trade and its fills.
 func insertTrade(ctx context.Context, tx txn, userID string, t *Trade) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO trades (user_id, id, account_id, symbol, root, side, quantity,
+	listing, err := encodeListing(t)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO trades (user_id, id, account_id, symbol, root, side, quantity,
 		entry_price, exit_price, entry_date, entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission,
 		status, status_override, asset_class, asset_class_set, point_value, created_at, updated_at,
 		star_rating, review_notes, stop_loss_levels, take_profit_levels, playbook_id, reviewed_at, r_ratio, exit_date_set,
-		day, hold_seconds)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		day, hold_seconds, listing)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		userID, t.ID, t.AccountID, t.Symbol, t.root, t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
 		t.EntryDate, t.EntryTime, t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission,
 		t.Status, t.statusOverride, t.AssetClass, t.assetClassSet, t.PointValue, t.CreatedAt, t.UpdatedAt,
 		t.review.starRating, t.review.reviewNotes, t.review.stops, t.review.targets, t.review.playbookID,
-		t.review.reviewedAt, t.review.rRatio, t.exitDateSet, t.day, t.holdSeconds)
+		t.review.reviewedAt, t.review.rRatio, t.exitDateSet, t.day, t.holdSeconds, listing)
 	if err != nil {
 		return err
 	}
@@ -244,19 +248,25 @@ func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput)
 	})
 }
 
-// saveTrade writes a loaded trade's fields back, and its fills when they
-// were replaced (otherwise only their derived types and order may change).
+// saveTrade writes a loaded trade's fields and listing back, and its fills
+// when they were replaced (otherwise only their derived types and order may
+// change).
 func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFills bool) error {
+	listing, err := encodeListing(t)
+	if err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `UPDATE trades SET side = ?,
 		quantity = ?, entry_price = ?, exit_price = ?, exit_date = ?, exit_time = ?,
 		gross_pnl = ?, net_pnl = ?, total_commission = ?, status = ?, status_override = ?, asset_class = ?,
 		asset_class_set = ?, point_value = ?, updated_at = ?, star_rating = ?, review_notes = ?, stop_loss_levels = ?,
-		take_profit_levels = ?, reviewed_at = ?, r_ratio = ?, exit_date_set = ?, day = ?, hold_seconds = ?
+		take_profit_levels = ?, reviewed_at = ?, r_ratio = ?, exit_date_set = ?, day = ?, hold_seconds = ?, listing = ?
 		WHERE user_id = ? AND id = ?`,
 		t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
 		t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.statusOverride, t.AssetClass,
 		t.assetClassSet, t.PointValue, t.UpdatedAt, t.review.starRating, t.review.reviewNotes, t.review.stops,
-		t.review.targets, t.review.reviewedAt, t.review.rRatio, t.exitDateSet, t.day, t.holdSeconds, userID, t.ID); err != nil {
+		t.review.targets, t.review.reviewedAt, t.review.rRatio, t.exitDateSet, t.day, t.holdSeconds, listing,
+		userID, t.ID); err != nil {
 		return err
 	}
 	// SQLite rewrites the entries of every index whose column an UPDATE

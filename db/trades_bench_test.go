@@ -9,10 +9,14 @@ import (
 	"tradejournal/internal/seed"
 )
 
-// seedTrades writes n trades of 4 fills each for the user on one account.
+// seedTrades writes n trades of 4 fills each for the user on one account,
+// and lists them as Open lists the trades of an older journal.
 func seedTrades(tb testing.TB, d *DB, userID, accountID string, n int) {
 	tb.Helper()
 	seed.Trades(tb, d.write, userID, accountID, n)
+	if _, err := d.FillListings(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 func newTradeFixture(tb testing.TB, d *DB) (userID, accountID string) {
@@ -113,7 +117,7 @@ func BenchmarkTrades(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, _, err := d.Trades(ctx, userID, c.filter, Page{Limit: 100, Offset: c.offset}); err != nil {
+				if _, _, err := d.TradeListing(ctx, userID, c.filter, Page{Limit: 100, Offset: c.offset}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -128,8 +132,7 @@ func BenchmarkTrades(b *testing.B) {
 // rawPage times n runs of the raw page query at offset through a connection
 // of its own, and returns the time per run.
 func rawPage(b *testing.B, d *DB, userID string, offset, n int) time.Duration {
-	stmt, err := d.read.Prepare(`SELECT * FROM trades WHERE user_id = ?
-		ORDER BY entry_date DESC, entry_time DESC, id DESC LIMIT 100 OFFSET ?`)
+	stmt, err := d.read.Prepare(seed.RawPage)
 	if err != nil {
 		b.Fatal(err)
 	}

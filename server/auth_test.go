@@ -143,7 +143,7 @@ func TestInvalidKeyBodyIdentical(t *testing.T) {
 func TestMalformedKeyReadsNoDatabase(t *testing.T) {
 	ts := newTestServer(t)
 	_, key := ts.newUser(t, "alice")
-	ts.db.Close()
+	ts.closeDB()
 
 	status, body := ts.do(t, "GET", "/api/v1/accounts", flipLast(key), "")
 	if status != http.StatusUnauthorized || string(body) != invalidKeyBody {

@@ -124,7 +124,7 @@ func TestSignedLinkReadsNoDatabaseFirst(t *testing.T) {
 	_, key := ts.newUser(t, "alice")
 	ts.createAccount(t, key, `{"account_number":"A-1"}`)
 	d := ts.mustUpload(t, key, form("A-1", filePart("p.pdf", testdata(t, "payout.pdf"))), http.StatusCreated)
-	ts.db.Close()
+	ts.closeDB()
 
 	if w := ts.download(t, relink(t, d.DocumentURL, "", "expires", "1"), nil); w.Code != 403 || w.Body.String() != badLinkBody {
 		t.Errorf("bad link on a closed database: got %d %s, want 403 %s", w.Code, w.Body, badLinkBody)

@@ -142,7 +142,7 @@ func (s *Server) routes() []route {
 		{"PUT /api/v1/expenses/{id}", "accounts:write", false, updateHandler(s, "Expense", jsonBody(validateExpense), s.db.UpdateExpense)},
 		{"DELETE /api/v1/expenses/{id}", "accounts:write", false, deleteHandler(s, "Expense", s.db.DeleteExpense)},
 
-		{"GET /api/v1/trades", "trades:read", false, filteredList(s, parseTradeFilter, s.db.Trades)},
+		{"GET /api/v1/trades", "trades:read", false, filteredList(s, parseTradeFilter, s.db.TradeListing)},
 		{"GET /api/v1/trades/{id}", "trades:read", false, getHandler(s, "Trade", s.db.Trade)},
 		{"POST /api/v1/trades", "trades:write", false, createHandler(s, decodeTrade, s.db.CreateTrade)},
 		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.db.UpdateTrade)},

@@ -11,6 +11,17 @@ import (
 	"github.com/google/uuid"
 )
 
+// RawPage is the baseline the trade list is measured against: a page of 100
+// of a user's trades in the list's order, every column of the trade (as of
+// schema 6: not the listing kept for the list since, which would make the
+// baseline read the same trades' fills a second time). Its parameters are
+// the user's id and the offset.
+const RawPage = `SELECT id, user_id, account_id, symbol, root, side, quantity, entry_price, exit_price,
+	entry_date, entry_time, exit_date, exit_time, exit_date_set, gross_pnl, net_pnl, total_commission, status,
+	status_override, asset_class, asset_class_set, point_value, star_rating, review_notes, stop_loss_levels,
+	take_profit_levels, playbook_id, reviewed_at, r_ratio, has_violations, created_at, updated_at, day, hold_seconds
+	FROM trades WHERE user_id = ? ORDER BY entry_date DESC, entry_time DESC, id DESC LIMIT 100 OFFSET ?`
+
 // Trades writes n closed trades of 4 fills each (2 bought, 2 sold) for the
 // user on one account, in one transaction, spread over ten years of
 // entry dates and five futures roots, each held 7 minutes: of every 7
