@@ -62,6 +62,7 @@ func newServeCmd(cfg *globalConfig) *cobra.Command {
 
 func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	defer server.TuneGC()()
 	if err := mkdirData(cfg.dataDir); err != nil {
 		return err
 	}

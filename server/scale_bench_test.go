@@ -21,6 +21,7 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/internal/seed"
+	"tradejournal/server"
 )
 
 // BenchmarkScale measures the pages a trader opens most and the writes a
@@ -79,6 +80,7 @@ func newScaleEnv(b *testing.B) *scaleEnv {
 	// The account is made through db, not the API: the handler tests'
 	// response validator would then sit in the memory the benchmark reports.
 	ts := newTestServer(b)
+	b.Cleanup(server.TuneGC()) // as serve runs
 	userID, key := ts.newUser(b, "alice")
 	a, err := ts.db.CreateAccount(b.Context(), userID, db.AccountInput{AccountNumber: db.Some("APEX-1")})
 	if err != nil {
