@@ -131,7 +131,7 @@ func dsn(path string, readOnly bool) string {
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(FULL)")
 	// Reads come from the OS page cache through mmap rather than a read
-	// call per page: a journal of up to 1 GiB (about half a million trades)
+	// call per page: a journal of up to 1 GiB (about 250,000 trades)
 	// is read without copying pages into the process, and the OS can take
 	// those pages back whenever it needs the memory. A connection's own
 	// cache then holds the pages the writer changes, and, past the map,

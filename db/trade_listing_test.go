@@ -3,6 +3,7 @@ package db
 import (
 	"bytes"
 	"context"
+	"slices"
 	"testing"
 )
 
@@ -207,4 +208,41 @@ func TestMigrateListings(t *testing.T) {
 		t.Errorf("after FillListings: %d trades without a listing", n)
 	}
 	checkListings(t, d)
+}
+
+// TestCheckFindsStaleListing: a stored listing that is not the trade as
+// read from its rows is a finding of IntegrityCheck (tradejournal check);
+// a trade without one is not.
+func TestCheckFindsStaleListing(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	userID, accountID := newTradeFixture(t, d)
+	var ids []string
+	for _, symbol := range []string{"NQZ5", "ESZ5", "CLF6"} {
+		tr, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some(symbol),
+			Side: Some("long"), EntryDate: Some("2026-02-05"), Quantity: Some(1.0), EntryPrice: Some(100.0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, tr.ID)
+	}
+	if problems, err := d.IntegrityCheck(ctx); err != nil || len(problems) != 0 {
+		t.Fatalf("a sound journal: %q, %v", problems, err)
+	}
+	if _, err := d.write.ExecContext(ctx, `UPDATE trades SET listing = CAST(replace(listing, '"quantity":1', '"quantity":2') AS BLOB)
+		WHERE id = ?`, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.write.ExecContext(ctx, `UPDATE trades SET listing = NULL WHERE id = ?`, ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := d.IntegrityCheck(ctx)
+	want := []string{"trades: trade " + ids[0] + "'s listing differs from its rows"}
+	if err != nil || !slices.Equal(problems, want) {
+		t.Errorf("IntegrityCheck: %q, %v; want %q", problems, err, want)
+	}
+	// Put right, so that the test's own closing check passes.
+	if _, err := d.write.ExecContext(ctx, `UPDATE trades SET listing = NULL WHERE id = ?`, ids[0]); err != nil {
+		t.Fatal(err)
+	}
 }
