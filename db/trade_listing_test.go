@@ -246,3 +246,16 @@ func TestCheckFindsStaleListing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestListingDeepPages: past deferFrom, where a page's ids are found on the
+// index first, the listed pages are still the trades' own, in order.
+func TestListingDeepPages(t *testing.T) {
+	d := newTestDB(t)
+	userID, accountID := newTradeFixture(t, d)
+	seedTrades(t, d, userID, accountID, deferFrom+150)
+	checkListings(t, d) // pages of 100 up to offset deferFrom+100
+	listed, total, err := d.TradeListing(t.Context(), userID, TradeFilter{}, Page{Limit: 100, Offset: deferFrom + 100})
+	if err != nil || total != deferFrom+150 || len(listed) != 50 {
+		t.Errorf("the last page: %d of %d, %v; want 50 of %d", len(listed), total, err, deferFrom+150)
+	}
+}
