@@ -107,13 +107,15 @@ func (db *DB) TradeListing(ctx context.Context, userID string, f TradeFilter, pa
 		// A trade not listed yet (written by an older version, or straight
 		// through SQL) is listed from its rows.
 		listings := map[string][]byte{}
-		for _, id := range unlisted {
-			t, err := loadTrade(ctx, tx, userID, id)
+		if len(unlisted) > 0 {
+			trades, err := loadTrades(ctx, tx, unlisted)
 			if err != nil {
 				return nil, err
 			}
-			if listings[id], err = encodeListing(&t); err != nil {
-				return nil, err
+			for _, t := range trades {
+				if listings[t.ID], err = encodeListing(&t); err != nil {
+					return nil, err
+				}
 			}
 		}
 		tags, err := loadTags(ctx, tx, tradeTags, tagged)
@@ -144,37 +146,41 @@ func (db *DB) FillListings(ctx context.Context) (int, error) {
 	filled := 0
 	for {
 		n, err := inTx(ctx, db.beginAlone, func(tx txn) (int, error) {
-			rows, err := tx.QueryContext(ctx, `SELECT user_id, id FROM trades WHERE listing IS NULL LIMIT 1000`)
+			rows, err := tx.QueryContext(ctx, `SELECT id FROM trades WHERE listing IS NULL LIMIT 1000`)
 			if err != nil {
 				return 0, err
 			}
-			var batch [][2]string
+			var ids []string
 			for rows.Next() {
-				var owner, id string
-				if err := rows.Scan(&owner, &id); err != nil {
+				var id string
+				if err := rows.Scan(&id); err != nil {
 					rows.Close()
 					return 0, err
 				}
-				batch = append(batch, [2]string{owner, id})
+				ids = append(ids, id)
 			}
 			rows.Close()
-			if err := rows.Err(); err != nil {
+			if err := rows.Err(); err != nil || len(ids) == 0 {
 				return 0, err
 			}
-			for _, b := range batch {
-				t, err := loadTrade(ctx, tx, b[0], b[1])
-				if err != nil {
-					return 0, err
-				}
+			trades, err := loadTrades(ctx, tx, ids)
+			if err != nil {
+				return 0, err
+			}
+			update, err := tx.stmt(ctx, `UPDATE trades SET listing = ? WHERE id = ?`)
+			if err != nil {
+				return 0, err
+			}
+			for _, t := range trades {
 				listing, err := encodeListing(&t)
 				if err != nil {
 					return 0, err
 				}
-				if _, err := tx.ExecContext(ctx, `UPDATE trades SET listing = ? WHERE id = ?`, listing, t.ID); err != nil {
+				if _, err := update.ExecContext(ctx, listing, t.ID); err != nil {
 					return 0, err
 				}
 			}
-			return len(batch), nil
+			return len(trades), nil
 		})
 		filled += n
 		if err != nil || n == 0 {

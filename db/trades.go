@@ -335,6 +335,35 @@ func loadTrade(ctx context.Context, q querier, userID, id string) (Trade, error)
 	return t, err
 }
 
+// loadTrades reads trades by id with their fills, in one query each. The
+// ids are not checked against a user: the caller found them among one
+// user's trades, or lists every user's.
+func loadTrades(ctx context.Context, q querier, ids []string) ([]Trade, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+tradeColumns+` FROM trades t WHERE t.id IN (SELECT value FROM json_each(?))`,
+		jsonList(ids))
+	if err != nil {
+		return nil, err
+	}
+	var out []Trade
+	for rows.Next() {
+		t, err := scanTrade(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	fills, err := loadExecutions(ctx, q, ids)
+	for i := range out {
+		out[i].Executions = fills[out[i].ID]
+	}
+	return out, err
+}
+
 // loadExecutions reads the fills of many trades in one query.
 func loadExecutions(ctx context.Context, q querier, tradeIDs []string) (map[string][]Execution, error) {
 	out := make(map[string][]Execution, len(tradeIDs))
