@@ -88,29 +88,19 @@ func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
 
 // listingProblems names each trade whose stored listing is not the trade as
 // read from its rows and fills. A trade not listed yet is not a problem:
-// the list reads it from its rows, and the next Open lists it.
+// the list reads it from its rows, and the next Open lists it. The trades
+// are walked by id, a batch at a time, in one snapshot.
 func (db *DB) listingProblems(ctx context.Context) ([]string, error) {
-	users, err := db.Users(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var problems []string
-	for _, u := range users {
-		for page := (Page{Limit: 500}); ; page.Offset += page.Limit {
-			trades, _, err := db.Trades(ctx, u.ID, TradeFilter{}, page)
+	return inTx(ctx, db.beginRead, func(tx txn) ([]string, error) {
+		var problems []string
+		for after := ""; ; {
+			rows, err := tx.QueryContext(ctx, `SELECT id, listing FROM trades
+				WHERE listing IS NOT NULL AND id > ? ORDER BY id LIMIT 500`, after)
 			if err != nil {
 				return nil, err
 			}
-			ids := make([]string, len(trades))
-			for i, t := range trades {
-				ids[i] = t.ID
-			}
-			stored := make(map[string][]byte, len(trades))
-			rows, err := db.read.QueryContext(ctx, `SELECT id, listing FROM trades
-				WHERE id IN (SELECT value FROM json_each(?)) AND listing IS NOT NULL`, jsonList(ids))
-			if err != nil {
-				return nil, err
-			}
+			stored := map[string][]byte{}
+			var ids []string
 			for rows.Next() {
 				var id string
 				var listing []byte
@@ -119,9 +109,17 @@ func (db *DB) listingProblems(ctx context.Context) ([]string, error) {
 					return nil, err
 				}
 				stored[id] = listing
+				ids = append(ids, id)
 			}
 			rows.Close()
 			if err := rows.Err(); err != nil {
+				return nil, err
+			}
+			if len(ids) == 0 {
+				return problems, nil
+			}
+			trades, err := loadTrades(ctx, tx, ids)
+			if err != nil {
 				return nil, err
 			}
 			for _, t := range trades {
@@ -129,16 +127,13 @@ func (db *DB) listingProblems(ctx context.Context) ([]string, error) {
 				if err != nil {
 					return nil, err
 				}
-				if got, ok := stored[t.ID]; ok && !bytes.Equal(got, want) {
+				if !bytes.Equal(stored[t.ID], want) {
 					problems = append(problems, fmt.Sprintf("trades: trade %s's listing differs from its rows", t.ID))
 				}
 			}
-			if len(trades) < page.Limit {
-				break
-			}
+			after = ids[len(ids)-1]
 		}
-	}
-	return problems, nil
+	})
 }
 
 // dayProblems names each trade whose kept day (stats.Day, which the
