@@ -26,14 +26,7 @@ func encodeListing(t *Trade) ([]byte, error) {
 	if listed.Executions == nil {
 		listed.Executions = []Execution{}
 	}
-	b, err := marshalJSON(listed)
-	if err != nil {
-		return nil, err
-	}
-	if !bytes.Contains(b, listingTags) {
-		return nil, fmt.Errorf("trade %s: listing without its tags", t.ID)
-	}
-	return b, nil
+	return EncodeJSON(listed)
 }
 
 // withTags is a listing with the trade's tags put in.
@@ -45,7 +38,7 @@ func withTags(listing []byte, tags []TagRef) ([]byte, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("listing without its tags: %.60s…", listing)
 	}
-	encoded, err := marshalJSON(tags)
+	encoded, err := EncodeJSON(tags)
 	if err != nil {
 		return nil, err
 	}
@@ -56,8 +49,10 @@ func withTags(listing []byte, tags []TagRef) ([]byte, error) {
 	return append(out, listing[at+len(`[]`):]...), nil
 }
 
-// marshalJSON encodes v as the API does: <, > and & as they are.
-func marshalJSON(v any) ([]byte, error) {
+// EncodeJSON encodes v as every answer of the API is encoded, <, > and &
+// as they are, without a newline. The server's answers and the stored
+// listings both use it, so a listed trade is the trade as answered.
+func EncodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

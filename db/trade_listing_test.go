@@ -42,7 +42,7 @@ func checkListings(t testing.TB, d *DB) {
 					len(listed), listedTotal, len(trades), total)
 			}
 			for i := range trades {
-				want, err := marshalJSON(trades[i])
+				want, err := EncodeJSON(trades[i])
 				if err != nil {
 					t.Fatal(err)
 				}

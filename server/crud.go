@@ -53,9 +53,11 @@ func listHandler[T any](s *Server, list func(ctx context.Context, userID string,
 
 // filteredList answers a list route whose query parse reads into a
 // filter: 400 naming a malformed parameter, else a page and its
-// pagination.
+// pagination, written by write (writeList, or writeEncodedList for items
+// the database keeps encoded).
 func filteredList[F, T any](s *Server, parse func(url.Values) (F, error),
-	list func(ctx context.Context, userID string, f F, page db.Page) ([]T, int, error)) handlerFunc {
+	list func(ctx context.Context, userID string, f F, page db.Page) ([]T, int, error),
+	write func(w http.ResponseWriter, items []T, total int, p db.Page)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 		q := r.URL.Query()
 		page, err := parsePage(q)
@@ -73,7 +75,7 @@ func filteredList[F, T any](s *Server, parse func(url.Values) (F, error),
 			s.writeError(w, r, err)
 			return
 		}
-		writeList(w, items, total, page)
+		write(w, items, total, page)
 	}
 }
 

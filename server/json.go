@@ -8,7 +8,10 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
+
+	"tradejournal/db"
 )
 
 // maxJSONBody is the largest JSON request body; larger is a 413.
@@ -103,18 +106,21 @@ func article(noun string) string {
 
 // writeJSON answers v as JSON with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	body, err := db.EncodeJSON(v)
+	if err != nil {
 		// Only a bug (an unencodable type) gets here; never a half body.
-		buf.Reset()
-		buf.WriteString(`{"error":"Internal server error","code":"INTERNAL_ERROR"}` + "\n")
+		body = []byte(`{"error":"Internal server error","code":"INTERNAL_ERROR"}`)
 		status = http.StatusInternalServerError
 	}
+	writeBody(w, status, append(body, '\n'))
+}
+
+// writeBody answers a whole JSON body, already encoded, with status.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(body)
 }
 
 // dataBody wraps a single record, as every create, read and update answers.

@@ -69,23 +69,19 @@ func writeList[T any](w http.ResponseWriter, items []T, total int, p db.Page) {
 	if items == nil {
 		items = []T{}
 	}
-	page := pagination{
-		Total: total, Limit: p.Limit, Offset: p.Offset,
-		HasMore: p.Offset+len(items) < total,
-	}
-	if encoded, ok := any(items).([]json.RawMessage); ok {
-		writeEncodedList(w, encoded, page)
-		return
-	}
-	writeJSON(w, http.StatusOK, listBody[T]{Data: items, Pagination: page})
+	writeJSON(w, http.StatusOK, listBody[T]{Data: items, Pagination: paginationOf(len(items), total, p)})
 }
 
-// writeEncodedList answers a page of items the database keeps encoded (the
-// trade list's listings) as writeJSON would: encoding/json would scan each
-// item again to check and compact it, which took longer than the page's
-// query.
-func writeEncodedList(w http.ResponseWriter, items []json.RawMessage, page pagination) {
-	tail, _ := json.Marshal(page) // ints and a bool: no error
+// paginationOf is the pagination object of a page of n items.
+func paginationOf(n, total int, p db.Page) pagination {
+	return pagination{Total: total, Limit: p.Limit, Offset: p.Offset, HasMore: p.Offset+n < total}
+}
+
+// writeEncodedList is writeList for items the database keeps encoded (the
+// trade list's listings): encoding/json would scan each item again to
+// check and compact it, which took longer than the page's query.
+func writeEncodedList(w http.ResponseWriter, items []json.RawMessage, total int, p db.Page) {
+	tail, _ := json.Marshal(paginationOf(len(items), total, p)) // ints and a bool: no error
 	n := len(`{"data":[],"pagination":}`+"\n") + len(items) + len(tail)
 	for _, item := range items {
 		n += len(item)
@@ -100,9 +96,5 @@ func writeEncodedList(w http.ResponseWriter, items []json.RawMessage, page pagin
 	}
 	body = append(body, `],"pagination":`...)
 	body = append(body, tail...)
-	body = append(body, "}\n"...)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	w.Write(body)
+	writeBody(w, http.StatusOK, append(body, "}\n"...))
 }

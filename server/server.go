@@ -129,20 +129,20 @@ func (s *Server) routes() []route {
 		{"DELETE /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountDelete},
 		{"GET /api/v1/accounts/{id}/status", "accounts:read", false, getHandler(s, "Account", s.db.AccountStatus)},
 
-		{"GET /api/v1/payouts", "accounts:read", false, filteredList(s, parsePayoutFilter, s.db.Payouts)},
+		{"GET /api/v1/payouts", "accounts:read", false, filteredList(s, parsePayoutFilter, s.db.Payouts, writeList)},
 		{"GET /api/v1/payouts/summary", "accounts:read", false, s.handlePayoutSummary},
 		{"GET /api/v1/payouts/{id}", "accounts:read", false, getHandler(s, "Payout", s.db.Payout)},
 		{"POST /api/v1/payouts", "accounts:write", false, createHandler(s, jsonBody(validatePayout), s.db.CreatePayout)},
 		{"PUT /api/v1/payouts/{id}", "accounts:write", false, updateHandler(s, "Payout", jsonBody(validatePayout), s.db.UpdatePayout)},
 		{"DELETE /api/v1/payouts/{id}", "accounts:write", false, deleteHandler(s, "Payout", s.db.DeletePayout)},
 
-		{"GET /api/v1/expenses", "accounts:read", false, filteredList(s, parseExpenseFilter, s.db.Expenses)},
+		{"GET /api/v1/expenses", "accounts:read", false, filteredList(s, parseExpenseFilter, s.db.Expenses, writeList)},
 		{"GET /api/v1/expenses/{id}", "accounts:read", false, getHandler(s, "Expense", s.db.Expense)},
 		{"POST /api/v1/expenses", "accounts:write", false, createHandler(s, jsonBody(validateExpense), s.db.CreateExpense)},
 		{"PUT /api/v1/expenses/{id}", "accounts:write", false, updateHandler(s, "Expense", jsonBody(validateExpense), s.db.UpdateExpense)},
 		{"DELETE /api/v1/expenses/{id}", "accounts:write", false, deleteHandler(s, "Expense", s.db.DeleteExpense)},
 
-		{"GET /api/v1/trades", "trades:read", false, filteredList(s, parseTradeFilter, s.db.TradeListing)},
+		{"GET /api/v1/trades", "trades:read", false, filteredList(s, parseTradeFilter, s.db.TradeListing, writeEncodedList)},
 		{"GET /api/v1/trades/{id}", "trades:read", false, getHandler(s, "Trade", s.db.Trade)},
 		{"POST /api/v1/trades", "trades:write", false, createHandler(s, decodeTrade, s.db.CreateTrade)},
 		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.db.UpdateTrade)},
@@ -175,7 +175,7 @@ func (s *Server) routes() []route {
 		{"PUT /api/v1/playbooks/{id}", "playbooks:write", false, updateHandler(s, "Playbook", decodePlaybook, s.db.UpdatePlaybook)},
 		{"DELETE /api/v1/playbooks/{id}", "playbooks:write", false, deleteHandler(s, "Playbook", s.db.DeletePlaybook)},
 
-		{"GET /api/v1/strategies", "playbooks:read", false, filteredList(s, parseStrategyFilter, s.db.Strategies)},
+		{"GET /api/v1/strategies", "playbooks:read", false, filteredList(s, parseStrategyFilter, s.db.Strategies, writeList)},
 		{"GET /api/v1/strategies/{id}", "playbooks:read", false, getHandler(s, "Strategy", s.db.Strategy)},
 		{"POST /api/v1/strategies", "playbooks:write", false, createHandler(s, decodeStrategy, s.db.CreateStrategy)},
 		{"PUT /api/v1/strategies/{id}", "playbooks:write", false, updateHandler(s, "Strategy", decodeStrategy, s.db.UpdateStrategy)},
