@@ -162,8 +162,15 @@ func (s *Server) accounts(ctx context.Context, userID string) (accountList, erro
 // pageData is what every page's layout reads.
 type pageData struct {
 	Session *db.Session
-	CSRF    string
 	Nav     string
+}
+
+// CSRF is the session's form token, "" without a session.
+func (p pageData) CSRF() string {
+	if p.Session == nil {
+		return ""
+	}
+	return p.Session.CSRF
 }
 
 // render writes a page; a template error is a bug, answered as a 500.
@@ -194,9 +201,6 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, sess *db.Sess
 		pageData
 		Title, Message string
 	}{pageData{Session: sess}, http.StatusText(e.status), msg}
-	if sess != nil {
-		data.CSRF = sess.CSRF
-	}
 	s.render(w, r, e.status, "error", data)
 }
 

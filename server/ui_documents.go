@@ -29,7 +29,7 @@ func (s *Server) handleDocumentsPage(w http.ResponseWriter, r *http.Request, ses
 }
 
 func (s *Server) renderDocuments(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p documentsPage) {
-	p.pageData = pageData{sess, sess.CSRF, "documents"}
+	p.pageData = pageData{Session: sess, Nav: "documents"}
 	p.CanEdit, p.Categories = sess.Can("documents:write"), db.DocumentCategories
 	docs, _, err := s.db.Documents(r.Context(), sess.UserID, db.DocumentFilter{}, db.Page{Limit: 100})
 	if err == nil {

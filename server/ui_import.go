@@ -37,7 +37,7 @@ func (s *Server) handleImportPage(w http.ResponseWriter, r *http.Request, sess *
 
 func (s *Server) renderImport(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p importPage) {
 	var err error
-	p.pageData = pageData{sess, sess.CSRF, "import"}
+	p.pageData = pageData{Session: sess, Nav: "import"}
 	p.Formats = append([]string{"auto"}, brokers.Formats...)
 	if p.Accounts, err = s.accounts(r.Context(), sess.UserID); err == nil {
 		p.Imports, _, err = s.db.Imports(r.Context(), sess.UserID, db.Page{Limit: 20})

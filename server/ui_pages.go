@@ -58,7 +58,7 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request, sess *d
 		Accounts accountList
 		Equity   equityCurve
 		Calendar calendar
-	}{pageData{sess, sess.CSRF, "dashboard"}, filter, summary, accounts, newEquityCurve(equity), cal})
+	}{pageData{Session: sess, Nav: "dashboard"}, filter, summary, accounts, newEquityCurve(equity), cal})
 }
 
 // equityCurve is the equity as an SVG polyline in a Width × Height box,
@@ -210,7 +210,7 @@ func (s *Server) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *
 		Trades           []db.Trade
 		Total, From, To  int
 		PrevURL, NextURL string
-	}{pageData{sess, sess.CSRF, "trades"}, filter, db.TradeStatuses, accounts, trades, total,
+	}{pageData{Session: sess, Nav: "trades"}, filter, db.TradeStatuses, accounts, trades, total,
 		min(total, page.Offset+1), page.Offset + len(trades), prev, next})
 }
 
@@ -249,7 +249,7 @@ func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Se
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	p := tradePage{pageData: pageData{sess, sess.CSRF, "trades"}, Trade: t, CanEdit: sess.Can("trades:write"),
+	p := tradePage{pageData: pageData{Session: sess, Nav: "trades"}, Trade: t, CanEdit: sess.Can("trades:write"),
 		Saved: saved, Error: problem, Notes: richText(t.ReviewNotes), Stops: levelsText(t.StopLossLevels),
 		Targets: levelsText(t.TakeProfitLevels), Ratings: []int{1, 2, 3, 4, 5}, TagSet: map[string]bool{}}
 	for _, tag := range t.Tags {
@@ -475,7 +475,7 @@ func (s *Server) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess
 	s.render(w, r, http.StatusOK, "accounts", struct {
 		pageData
 		Accounts []accountRow
-	}{pageData{sess, sess.CSRF, "accounts"}, rows})
+	}{pageData{Session: sess, Nav: "accounts"}, rows})
 }
 
 // handleLibraryPage shows the trader's playbooks (criteria, strategies),
@@ -504,5 +504,5 @@ func (s *Server) handleLibraryPage(w http.ResponseWriter, r *http.Request, sess 
 		Playbooks  []db.Playbook
 		Strategies []db.Strategy
 		TagGroups  []db.TagGroup
-	}{pageData{sess, sess.CSRF, "library"}, playbooks, strategies, groups})
+	}{pageData{Session: sess, Nav: "library"}, playbooks, strategies, groups})
 }

@@ -37,7 +37,7 @@ func (s *Server) handlePayoutsPage(w http.ResponseWriter, r *http.Request, sess 
 func (s *Server) renderPayouts(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p payoutsPage) {
 	ctx, page := r.Context(), db.Page{Limit: 50}
 	var err error
-	p.pageData = pageData{sess, sess.CSRF, "payouts"}
+	p.pageData = pageData{Session: sess, Nav: "payouts"}
 	p.CanEdit = sess.Can("accounts:write")
 	p.PayoutStatuses, p.ExpenseCategories = db.PayoutStatuses, db.ExpenseCategories
 	if p.Summary, err = s.db.PayoutSummary(ctx, sess.UserID, "", ""); err == nil {
