@@ -135,9 +135,10 @@ func toAPIError(err error) (e *apiError, internal bool) {
 	return errInternal, true
 }
 
-// writeError answers err in the body the route uses; internal causes go to
-// the log with the request id, never to the client.
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+// answerError is the answer to err, for the API and the pages alike: it
+// logs internal causes with the request id (never shown to the client) and
+// a full disk, and sets the headers the answer needs whatever its body.
+func (s *Server) answerError(w http.ResponseWriter, r *http.Request, err error) *apiError {
 	e, internal := toAPIError(err)
 	if internal {
 		s.log.ErrorContext(r.Context(), "request failed", "request_id", requestID(r.Context()),
@@ -153,6 +154,12 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		// The rest of the body is still coming: do not wait to read it.
 		w.Header().Set("Connection", "close")
 	}
+	return e
+}
+
+// writeError answers err in the body the route uses (answerError).
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := s.answerError(w, r, err)
 	if e.status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", "Bearer") // RFC 6750: the key goes in Authorization: Bearer
 	}

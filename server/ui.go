@@ -190,12 +190,14 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 	w.Write(buf.Bytes())
 }
 
-// errorPage answers an error as a page: the API's status and message.
+// errorPage answers an error as a page: the API's status, message and
+// headers (answerError).
 func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, sess *db.Session, err error) {
-	e, internal := toAPIError(err)
-	if internal {
-		s.log.ErrorContext(r.Context(), "page failed", "request_id", requestID(r.Context()), "path", r.URL.Path, "err", err)
-	}
+	s.renderError(w, r, sess, s.answerError(w, r, err))
+}
+
+// renderError shows e as the error page.
+func (s *Server) renderError(w http.ResponseWriter, r *http.Request, sess *db.Session, e *apiError) {
 	msg := problemText(e)
 	data := struct {
 		pageData

@@ -126,9 +126,9 @@ func (s *Server) afterPayoutsForm(w http.ResponseWriter, r *http.Request, sess *
 // 4xx) show gets the status and the reason, to show the page again with
 // it; anything else is the error page.
 func (s *Server) formProblem(w http.ResponseWriter, r *http.Request, sess *db.Session, err error, show func(status int, problem string)) {
-	e, _ := toAPIError(err)
+	e := s.answerError(w, r, err)
 	if e.status >= 500 {
-		s.errorPage(w, r, sess, err)
+		s.renderError(w, r, sess, e)
 		return
 	}
 	show(e.status, problemText(e))

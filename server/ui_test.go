@@ -684,3 +684,45 @@ func TestTradeReviewKeepsWhatTheSessionCannotSee(t *testing.T) {
 		t.Errorf("after the review: rating %v, playbook %v, tags %v; want 2, the playbook and the tag kept", got.StarRating, got.PlaybookID, got.Tags)
 	}
 }
+
+// TestPageOnFullDisk: a form saved on a full disk gets the API's 507 as a
+// page, with the API's Retry-After, and nothing written; with space again
+// the same form saves.
+func TestPageOnFullDisk(t *testing.T) {
+	e := newTradeEnv(t)
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	csrf := attr(find(b.page(t, "/payouts"), byAttr("name", "csrf"))[0], "value")
+	note := strings.Repeat("n", 3000)
+	add := func() *httptest.ResponseRecorder {
+		return b.send(t, "POST", "/payouts", url.Values{"csrf": {csrf}, "account_id": {e.accountID}, "date": {"2026-02-05"},
+			"total_amount": {"500"}, "status": {"paid"}, "notes": {note}}, "")
+	}
+	if err := e.db.CapSize(t.Context(), 1); err != nil { // no page past those there are
+		t.Fatal(err)
+	}
+	var w *httptest.ResponseRecorder
+	before := 0
+	for i := 0; ; i++ {
+		if i == 2000 {
+			t.Fatal("the capped database never filled")
+		}
+		before = count(t, e.sql(t), `SELECT count(*) FROM payouts`)
+		if w = add(); w.Code != http.StatusSeeOther {
+			break
+		}
+	}
+	if w.Code != http.StatusInsufficientStorage || w.Header().Get("Retry-After") != "60" ||
+		!strings.Contains(w.Body.String(), "disk") {
+		t.Errorf("a form on a full disk: %d, Retry-After %q, %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+	}
+	if after := count(t, e.sql(t), `SELECT count(*) FROM payouts`); after != before {
+		t.Errorf("payouts after the refused form: %d, want %d", after, before)
+	}
+	if err := e.db.CapSize(t.Context(), 0); err != nil {
+		t.Fatal(err)
+	}
+	if w := add(); w.Code != http.StatusSeeOther {
+		t.Errorf("the form with space again: %d %s", w.Code, w.Body)
+	}
+}
