@@ -21,15 +21,28 @@ func (s *Server) authenticate(r *http.Request, scope string) (*db.Principal, err
 	if err != nil {
 		return nil, err
 	}
-	if !p.Can(scope) {
-		return nil, errForbidden(scope)
+	if err := admit(p, scope); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
 
+// admit lets a key's owner (through the API or a page's session) do what
+// scope allows: an inactive subscription is errSubscription, a key without
+// the scope errForbidden. scope "" asks for none.
+func admit(p *db.Principal, scope string) error {
+	if p.Subscription != db.SubscriptionActive {
+		return errSubscription
+	}
+	if scope != "" && !p.Can(scope) {
+		return errForbidden(scope)
+	}
+	return nil
+}
+
 // keyPrincipal finds a key's owner, as the API and the sign-in page both
 // need it: a malformed or unknown key is errInvalidKey, a revoked one
-// errRevokedKey, an inactive subscription errSubscription.
+// errRevokedKey. Whether the owner may act is admit's.
 func (s *Server) keyPrincipal(ctx context.Context, key string) (*db.Principal, error) {
 	if !db.WellFormedKey(key) {
 		return nil, errInvalidKey
@@ -46,9 +59,6 @@ func (s *Server) keyPrincipal(ctx context.Context, key string) (*db.Principal, e
 		return nil, errRevokedKey
 	}
 	s.usage.touch(p.KeyID, s.db.Now())
-	if p.Subscription != db.SubscriptionActive {
-		return nil, errSubscription
-	}
 	return &p, nil
 }
 

@@ -232,12 +232,8 @@ func (s *Server) signedIn(scope string, multipart bool, h pageFunc) http.Handler
 			s.errorPage(w, r, sess, errStaleForm)
 			return
 		}
-		if sess.Subscription != db.SubscriptionActive {
-			s.errorPage(w, r, sess, errSubscription)
-			return
-		}
-		if scope != "" && !sess.Can(scope) {
-			s.errorPage(w, r, sess, errForbidden(scope))
+		if err := admit(&sess.Principal, scope); err != nil {
+			s.errorPage(w, r, sess, err)
 			return
 		}
 		h(w, r, sess)
@@ -344,6 +340,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
 	p, err := s.keyPrincipal(r.Context(), strings.TrimSpace(r.PostFormValue("key")))
+	if err == nil {
+		err = admit(p, "")
+	}
 	switch {
 	case err == errInvalidKey || err == errRevokedKey:
 		s.limits.authFailed(addr, now)
