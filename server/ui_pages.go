@@ -314,10 +314,7 @@ func reviewInput(form url.Values) (db.TradeInput, error) {
 	var in db.TradeInput
 	in.StarRating = db.Optional[int]{Set: true, Null: true}
 	if v := form.Get("star_rating"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			f.add("star_rating", "star_rating must be an integer from 1 to 5")
-		}
+		n, _ := strconv.Atoi(v) // 0, or the nearest int, when not one: validateReview refuses it
 		in.StarRating = db.Some(n)
 	}
 	in.ReviewNotes = db.Optional[json.RawMessage]{Set: true, Null: true}
@@ -345,9 +342,8 @@ func reviewInput(form url.Values) (db.TradeInput, error) {
 		in.TagIDs = db.Some(append([]string{}, form["tag_ids"]...))
 	}
 	in.Reviewed = db.Some(form.Get("reviewed") == "true")
+	validateTrade(f, &in, false)
 	validateReview(f, &in)
-	f.uuids("tag_ids", in.TagIDs)
-	lowerIDs(&in.TagIDs)
 	return in, f.err()
 }
 

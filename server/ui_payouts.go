@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"tradejournal/db"
@@ -57,15 +56,10 @@ func (s *Server) renderPayouts(w http.ResponseWriter, r *http.Request, sess *db.
 // formAmount reads a form's number field into an Optional, absent when
 // empty; what is not a number is a 400 naming it.
 func formAmount(f fieldErrors, form url.Values, field string) db.Optional[float64] {
-	v := strings.TrimSpace(strings.ReplaceAll(form.Get(field), ",", ""))
-	if v == "" {
-		return db.Optional[float64]{}
+	if n := f.queryNumber(field, strings.TrimSpace(strings.ReplaceAll(form.Get(field), ",", ""))); n != nil {
+		return db.Some(*n)
 	}
-	n, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		f.add(field, field+" must be a number")
-	}
-	return db.Some(n)
+	return db.Optional[float64]{}
 }
 
 // formText reads a form's text field into an Optional, absent when empty.
