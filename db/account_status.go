@@ -20,27 +20,50 @@ func (db *DB) AccountStatus(ctx context.Context, userID, id string) (prop.Status
 		if err != nil {
 			return prop.Status{}, err
 		}
-		rules, err := accountRules(a)
-		if err != nil {
-			return prop.Status{}, err
-		}
 		loc, err := userLocation(ctx, tx, userID)
 		if err != nil {
 			return prop.Status{}, err
 		}
-		fills, err := accountFills(ctx, tx, userID, id, rules.Session, loc)
-		if err != nil {
-			return prop.Status{}, err
-		}
-		payouts, err := paidPayouts(ctx, tx, id)
-		if err != nil {
-			return prop.Status{}, err
-		}
-		now := db.Now()
-		s, err := prop.Walk(rules, fills, payouts, now)
-		s.EvaluatedAt = now.UTC().Format(TimeFormat) // the API's one timestamp form
-		return s, err
+		return db.accountStatus(ctx, tx, userID, a, loc)
 	})
+}
+
+// AccountStatuses is AccountStatus of each of the user's accounts given,
+// in one read transaction.
+func (db *DB) AccountStatuses(ctx context.Context, userID string, accounts []Account) ([]prop.Status, error) {
+	return inTx(ctx, db.beginRead, func(tx txn) ([]prop.Status, error) {
+		loc, err := userLocation(ctx, tx, userID)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]prop.Status, len(accounts))
+		for i, a := range accounts {
+			if out[i], err = db.accountStatus(ctx, tx, userID, a, loc); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	})
+}
+
+// accountStatus walks account a of the user, whose timezone is loc.
+func (db *DB) accountStatus(ctx context.Context, tx txn, userID string, a Account, loc *time.Location) (prop.Status, error) {
+	rules, err := accountRules(a)
+	if err != nil {
+		return prop.Status{}, err
+	}
+	fills, err := accountFills(ctx, tx, userID, a.ID, rules.Session, loc)
+	if err != nil {
+		return prop.Status{}, err
+	}
+	payouts, err := paidPayouts(ctx, tx, a.ID)
+	if err != nil {
+		return prop.Status{}, err
+	}
+	now := db.Now()
+	s, err := prop.Walk(rules, fills, payouts, now)
+	s.EvaluatedAt = now.UTC().Format(TimeFormat) // the API's one timestamp form
+	return s, err
 }
 
 // accountRules are the account's rules as the walk reads them.

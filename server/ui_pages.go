@@ -456,13 +456,14 @@ func (s *Server) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess
 		s.errorPage(w, r, sess, err)
 		return
 	}
+	statuses, err := s.db.AccountStatuses(r.Context(), sess.UserID, accounts)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
 	rows := make([]accountRow, len(accounts))
 	for i, a := range accounts {
-		st, err := s.db.AccountStatus(r.Context(), sess.UserID, a.ID)
-		if err != nil {
-			s.errorPage(w, r, sess, err)
-			return
-		}
+		st := statuses[i]
 		rows[i] = accountRow{Account: a, Status: st}
 		if t, left := a.ProfitTarget, st.ProfitTargetRemaining; t != nil && *t > 0 && left != nil {
 			rows[i].TargetPct = int(max(0, min(100, (*t-*left) / *t * 100)))
