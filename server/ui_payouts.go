@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"maps"
 	"net/http"
 	"net/url"
@@ -77,14 +78,7 @@ func (s *Server) handlePayoutCreate(w http.ResponseWriter, r *http.Request, sess
 	in := db.PayoutInput{AccountID: formText(r.PostForm, "account_id"), Date: formText(r.PostForm, "date"),
 		TotalAmount: formAmount(f, r.PostForm, "total_amount"), Status: formText(r.PostForm, "status"),
 		Reference: formText(r.PostForm, "reference")}
-	err := f.err()
-	if err == nil {
-		err = validatePayout(&in, true)
-	}
-	if err == nil {
-		_, err = s.db.CreatePayout(r.Context(), sess.UserID, in)
-	}
-	s.afterPayoutsForm(w, r, sess, err)
+	s.afterPayoutsForm(w, r, sess, createFromForm(r.Context(), sess.UserID, f, in, validatePayout, s.db.CreatePayout))
 }
 
 // handleExpenseCreate adds an expense from the form, as the API's POST
@@ -94,14 +88,21 @@ func (s *Server) handleExpenseCreate(w http.ResponseWriter, r *http.Request, ses
 	in := db.ExpenseInput{AccountID: formText(r.PostForm, "account_id"), Date: formText(r.PostForm, "date"),
 		Amount: formAmount(f, r.PostForm, "amount"), Category: formText(r.PostForm, "category"),
 		Description: formText(r.PostForm, "description")}
-	err := f.err()
-	if err == nil {
-		err = validateExpense(&in, true)
+	s.afterPayoutsForm(w, r, sess, createFromForm(r.Context(), sess.UserID, f, in, validateExpense, s.db.CreateExpense))
+}
+
+// createFromForm is a page form's createHandler: what reading the form
+// found wrong (f), else the API's validate, else the API's create.
+func createFromForm[In, T any](ctx context.Context, userID string, f fieldErrors, in In,
+	validate func(*In, bool) error, create func(context.Context, string, In) (T, error)) error {
+	if err := f.err(); err != nil {
+		return err
 	}
-	if err == nil {
-		_, err = s.db.CreateExpense(r.Context(), sess.UserID, in)
+	if err := validate(&in, true); err != nil {
+		return err
 	}
-	s.afterPayoutsForm(w, r, sess, err)
+	_, err := create(ctx, userID, in)
+	return err
 }
 
 // afterPayoutsForm answers a payouts page form: back to the page, or the
