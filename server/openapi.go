@@ -17,6 +17,5 @@ var openAPI []byte
 // handleOpenAPI serves the document to anyone: it holds no user's data,
 // and a client generator must be able to read it without a key.
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request, _ *db.Principal) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(openAPI)
+	writeBody(w, http.StatusOK, openAPI)
 }

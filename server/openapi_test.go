@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -124,5 +125,8 @@ func checkHeaders(t testing.TB, req *http.Request, w *httptest.ResponseRecorder)
 	}
 	if got := h.Get("WWW-Authenticate"); (w.Code == http.StatusUnauthorized) != (got == "Bearer") {
 		t.Errorf("%s %s → %d: WWW-Authenticate %q, want Bearer on a 401 only", req.Method, req.URL, w.Code, got)
+	}
+	if got, want := h.Get("Content-Length"), strconv.Itoa(w.Body.Len()); h.Get("Content-Type") == "application/json" && got != want {
+		t.Errorf("%s %s → %d: Content-Length %q, want %s", req.Method, req.URL, w.Code, got, want)
 	}
 }
