@@ -151,21 +151,8 @@ func (db *DB) DeleteInstrument(ctx context.Context, userID, root string) (Delete
 // repriceRoot derives again every trade of the user whose root is root, or
 // whose bare symbol is root, after its point value changed.
 func (db *DB) repriceRoot(ctx context.Context, tx txn, userID, root string) (int, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM trades WHERE user_id = ? AND (root = ? OR symbol = ?)`, userID, root, root)
+	ids, err := queryIDs(ctx, tx, `SELECT id FROM trades WHERE user_id = ? AND (root = ? OR symbol = ?)`, userID, root, root)
 	if err != nil {
-		return 0, err
-	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return 0, err
 	}
 	overrides, err := loadOverrides(ctx, tx, userID)

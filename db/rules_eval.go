@@ -204,22 +204,9 @@ func (db *DB) reevaluateDays(ctx context.Context, tx txn, userID, except string,
 			continue
 		}
 		done[d] = true
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT t.id FROM trades t JOIN trade_strategies ts ON ts.trade_id = t.id
+		ids, err := queryIDs(ctx, tx, `SELECT DISTINCT t.id FROM trades t JOIN trade_strategies ts ON ts.trade_id = t.id
 			WHERE t.user_id = ? AND t.account_id = ? AND t.entry_date = ? AND t.id != ?`, userID, d.accountID, d.date, except)
 		if err != nil {
-			return err
-		}
-		var ids []string
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for _, id := range ids {

@@ -141,21 +141,8 @@ func (db *DB) FillListings(ctx context.Context) (int, error) {
 	filled := 0
 	for {
 		n, err := inTx(ctx, db.beginAlone, func(tx txn) (int, error) {
-			rows, err := tx.QueryContext(ctx, `SELECT id FROM trades WHERE listing IS NULL LIMIT 1000`)
-			if err != nil {
-				return 0, err
-			}
-			var ids []string
-			for rows.Next() {
-				var id string
-				if err := rows.Scan(&id); err != nil {
-					rows.Close()
-					return 0, err
-				}
-				ids = append(ids, id)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil || len(ids) == 0 {
+			ids, err := queryIDs(ctx, tx, `SELECT id FROM trades WHERE listing IS NULL LIMIT 1000`)
+			if err != nil || len(ids) == 0 {
 				return 0, err
 			}
 			trades, err := loadTrades(ctx, tx, ids)
