@@ -221,8 +221,7 @@ func (c Content[T, In]) save(ctx context.Context, tx txn, userID, id string, in 
 			return err
 		}
 	}
-	_, err := setTags(ctx, tx, userID, c.kind.tags, id, c.kind.tagIDs(in))
-	return err
+	return replaceTags(ctx, tx, userID, c.kind.tags, id, c.kind.tagIDs(in))
 }
 
 // checkRefs makes sure every reference a body sets names a record of the

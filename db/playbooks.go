@@ -158,8 +158,7 @@ func (db *DB) setPlaybookParts(ctx context.Context, tx txn, userID, id string, i
 	if err := playbookStrategies.set(ctx, tx, userID, id, in.StrategyIDs); err != nil {
 		return err
 	}
-	_, err := setTags(ctx, tx, userID, playbookTags, id, in.TagIDs)
-	return err
+	return replaceTags(ctx, tx, userID, playbookTags, id, in.TagIDs)
 }
 
 // DeletePlaybook removes one of the user's playbooks with its criteria,

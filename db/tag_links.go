@@ -66,31 +66,39 @@ func loadTags(ctx context.Context, q querier, j tagJoin, ids []string) (map[stri
 	return out, rows.Err()
 }
 
-// setTags replaces a record's tags with tagIDs when they were given, and
-// returns the record's tags either way. Every id must be one of the user's
-// tags, else it is a *NotFoundError naming tag_ids; duplicates are ignored.
+// setTags replaces a record's tags with tagIDs when they were given
+// (replaceTags), and returns the record's tags either way.
 func setTags(ctx context.Context, tx txn, userID string, j tagJoin, id string, tagIDs Optional[[]string]) ([]TagRef, error) {
-	if tagIDs.Set {
-		ids := slices.Clone(tagIDs.Value)
-		slices.Sort(ids)
-		ids = slices.Compact(ids)
-		var owned int
-		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tags
-			WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`, userID, jsonList(ids)).Scan(&owned)
-		if err != nil {
-			return nil, err
-		}
-		if owned != len(ids) {
-			return nil, &NotFoundError{Kind: "Tag", Field: "tag_ids"}
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM `+j.table+` WHERE `+j.column+` = ?`, id); err != nil {
-			return nil, err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO `+j.table+` (`+j.column+`, tag_id)
-			SELECT ?, value FROM json_each(?)`, id, jsonList(ids)); err != nil {
-			return nil, err
-		}
+	if err := replaceTags(ctx, tx, userID, j, id, tagIDs); err != nil {
+		return nil, err
 	}
 	tags, err := loadTags(ctx, tx, j, []string{id})
 	return tags[id], err
+}
+
+// replaceTags replaces a record's tags with tagIDs when they were given.
+// Every id must be one of the user's tags, else it is a *NotFoundError
+// naming tag_ids; duplicates are ignored.
+func replaceTags(ctx context.Context, tx txn, userID string, j tagJoin, id string, tagIDs Optional[[]string]) error {
+	if !tagIDs.Set {
+		return nil
+	}
+	ids := slices.Clone(tagIDs.Value)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var owned int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tags
+		WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`, userID, jsonList(ids)).Scan(&owned)
+	if err != nil {
+		return err
+	}
+	if owned != len(ids) {
+		return &NotFoundError{Kind: "Tag", Field: "tag_ids"}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM `+j.table+` WHERE `+j.column+` = ?`, id); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO `+j.table+` (`+j.column+`, tag_id)
+		SELECT ?, value FROM json_each(?)`, id, jsonList(ids))
+	return err
 }

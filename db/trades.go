@@ -234,7 +234,7 @@ func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput)
 		if err := saveTrade(ctx, tx, userID, &t, in.Executions.Set); err != nil {
 			return EnrichedTrade{}, err
 		}
-		if _, err := setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
+		if err := replaceTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
 			return EnrichedTrade{}, err
 		}
 		if err := db.saveReviewLinks(ctx, tx, userID, &t, in, before); err != nil {
