@@ -1,12 +1,13 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Request bodies are strict about names, where encoding/json is not: it
@@ -20,73 +21,164 @@ import (
 // checked for duplicates here and for case when their element is decoded
 // (decodeElement).
 func checkNames(data []byte, t reflect.Type, path string) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	return walkNames(dec, t, path)
+	w := nameWalk{data: data}
+	return w.value(t, path)
 }
 
 var rawMessageType = reflect.TypeFor[json.RawMessage]()
 
-// walkNames reads one value from dec; t is the Go type it goes into, nil
-// when none (an unknown field, a raw part, an interface).
-func walkNames(dec *json.Decoder, t reflect.Type, path string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
+// nameWalk reads the names of a JSON body that has already decoded
+// cleanly, a byte at a time: json.Decoder's tokens cost more than the
+// decoding they follow. It checks only what it needs to find its way, and
+// answers anything else with errMalformed, never a panic.
+type nameWalk struct {
+	data []byte
+	at   int
+}
+
+var errMalformed = invalid("body", "malformed JSON")
+
+// next skips white space and is the byte after it, 0 at the end.
+func (w *nameWalk) next() byte {
+	for ; w.at < len(w.data); w.at++ {
+		switch c := w.data[w.at]; c {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return c
+		}
 	}
+	return 0
+}
+
+// value reads one value; t is the Go type it goes into, nil when none (an
+// unknown field, a raw part, an interface).
+func (w *nameWalk) value(t reflect.Type, path string) error {
 	t = valueType(t)
-	switch tok {
-	case json.Delim('['):
+	switch w.next() {
+	case '[':
 		var elem reflect.Type
 		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
 			elem = t.Elem()
 		}
-		for i := 0; dec.More(); i++ {
-			if err := walkNames(dec, elem, path+"["+strconv.Itoa(i)+"]"); err != nil {
+		w.at++
+		if w.next() == ']' {
+			w.at++
+			return nil
+		}
+		for i := 0; ; i++ {
+			if err := w.value(elem, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+			if done, err := w.after(']'); done || err != nil {
 				return err
 			}
 		}
-		_, err = dec.Token()
+	case '{':
+		return w.object(t, path)
+	case '"':
+		_, err := w.str()
 		return err
-	case json.Delim('{'):
-		var fields *structNames
-		var elem reflect.Type
-		if t != nil && t.Kind() == reflect.Struct {
-			fields = namesOf(t)
-		} else if t != nil && t.Kind() == reflect.Map {
-			elem = t.Elem()
-		}
-		seen := map[string]bool{}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			name := tok.(string)
-			at := name
-			if path != "" {
-				at = path + "." + name
-			}
-			if seen[name] {
-				return invalid(at, fmt.Sprintf("%s is given twice; send each field once", at))
-			}
-			seen[name] = true
-			next := elem
-			if fields != nil {
-				if ft, ok := fields.exact[name]; ok {
-					next = ft
-				} else if want, ok := fields.folded[strings.ToLower(name)]; ok {
-					return invalid(at, fmt.Sprintf("%s is not a field: names are case-sensitive (did you mean %s?)", at, want))
-				}
-			}
-			if err := walkNames(dec, next, at); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token()
-		return err
+	case 0:
+		return errMalformed
+	}
+	// A number, true, false or null: up to what ends it.
+	for w.at < len(w.data) && !strings.ContainsRune(",]} \t\n\r", rune(w.data[w.at])) {
+		w.at++
 	}
 	return nil
+}
+
+// object reads an object, refusing a name given twice and one that matches
+// a field of t only when case is ignored.
+func (w *nameWalk) object(t reflect.Type, path string) error {
+	var fields structNames
+	var elem reflect.Type
+	if t != nil && t.Kind() == reflect.Struct {
+		fields = namesOf(t)
+	} else if t != nil && t.Kind() == reflect.Map {
+		elem = t.Elem()
+	}
+	w.at++
+	if w.next() == '}' {
+		w.at++
+		return nil
+	}
+	seen := map[string]bool{}
+	for {
+		if w.next() != '"' {
+			return errMalformed
+		}
+		name, err := w.str()
+		if err != nil {
+			return err
+		}
+		if w.next() != ':' {
+			return errMalformed
+		}
+		w.at++
+		at := name
+		if path != "" {
+			at = path + "." + name
+		}
+		if seen[name] {
+			return invalid(at, fmt.Sprintf("%s is given twice; send each field once", at))
+		}
+		seen[name] = true
+		next := elem
+		if fields != nil {
+			ft, want := fields.find(name)
+			if want != name {
+				return invalid(at, fmt.Sprintf("%s is not a field: names are case-sensitive (did you mean %s?)", at, want))
+			}
+			next = ft
+		}
+		if err := w.value(next, at); err != nil {
+			return err
+		}
+		if done, err := w.after('}'); done || err != nil {
+			return err
+		}
+	}
+}
+
+// after reads what follows a member of an object or array: a comma, or
+// end, its closing bracket (done).
+func (w *nameWalk) after(end byte) (done bool, err error) {
+	switch w.next() {
+	case ',':
+		w.at++
+		return false, nil
+	case end:
+		w.at++
+		return true, nil
+	}
+	return true, errMalformed
+}
+
+// str reads a string, unescaped as encoding/json reads it.
+func (w *nameWalk) str() (string, error) {
+	start := w.at
+	plain := true
+	for i := start + 1; i < len(w.data); i++ {
+		switch c := w.data[i]; {
+		case c == '\\':
+			plain = false
+			i++
+		case c == '"':
+			w.at = i + 1
+			if plain {
+				return string(w.data[start+1 : i]), nil
+			}
+			var s string
+			if err := json.Unmarshal(w.data[start:w.at], &s); err != nil {
+				return "", errMalformed
+			}
+			return s, nil
+		case c >= utf8.RuneSelf:
+			plain = false // encoding/json replaces invalid UTF-8
+		}
+	}
+	return "", errMalformed
 }
 
 // valueType is the type a JSON value decodes into through t's wrappers
@@ -107,11 +199,30 @@ func valueType(t reflect.Type) reflect.Type {
 	return nil
 }
 
-// structNames are a struct's JSON names (embedded structs' included) with
-// the type each decodes into, and the names by their lower case.
-type structNames struct {
-	exact  map[string]reflect.Type
-	folded map[string]string
+// structNames are a struct's JSON names (embedded structs' included), each
+// with the type it decodes into.
+type structNames []structName
+
+type structName struct {
+	name string
+	typ  reflect.Type
+}
+
+// find is the type name decodes into and the field's own name: name
+// itself, or the name it matches when case is ignored (as encoding/json
+// matches names), or, for no field, name and a nil type.
+func (n structNames) find(name string) (reflect.Type, string) {
+	for _, f := range n {
+		if f.name == name {
+			return f.typ, name
+		}
+	}
+	for _, f := range n {
+		if strings.EqualFold(f.name, name) {
+			return f.typ, f.name
+		}
+	}
+	return nil, name
 }
 
 // namesOf lists t's names with the type each decodes into. An embedded
@@ -121,8 +232,8 @@ type structNames struct {
 // element (tradeRequest's executions), is walked with the input's typed
 // field, so a name in an element is checked as soon as the body is. It is
 // cheap beside the decoding it follows, so nothing is cached.
-func namesOf(t reflect.Type) *structNames {
-	n := &structNames{exact: map[string]reflect.Type{}, folded: map[string]string{}}
+func namesOf(t reflect.Type) structNames {
+	var n structNames
 	var add func(t reflect.Type)
 	add = func(t reflect.Type) {
 		for i := range t.NumField() {
@@ -139,9 +250,8 @@ func namesOf(t reflect.Type) *structNames {
 			if name == "" {
 				name = f.Name
 			}
-			if _, ok := n.exact[name]; !ok {
-				n.exact[name] = f.Type
-				n.folded[strings.ToLower(name)] = name
+			if !slices.ContainsFunc(n, func(f structName) bool { return f.name == name }) {
+				n = append(n, structName{name, f.Type})
 			}
 		}
 	}
