@@ -46,18 +46,43 @@ type Trade struct {
 	holdSeconds    *int64    // from entry to exit; nil while open or unknown
 }
 
-// tradeKeys are the columns of a trade its indexes are built from: an
-// update that leaves them as they were leaves the indexes alone.
+// tradeKeys are the columns of a trade its indexes are built from, in two
+// groups: SQLite rewrites the entries of every index whose column an
+// UPDATE sets, changed or not, so a save sets a group only when it changed.
 type tradeKeys struct {
-	read                                                      bool
-	accountID, symbol, root, entryDate, entryTime, playbookID string
-	hasEntryTime, hasPlaybook                                 bool
+	read   bool
+	list   listKeys
+	totals totalKeys
+}
+
+// listKeys are the columns of the list's indexes (trades_list, _account,
+// _symbol, _root) and trades_playbook.
+type listKeys struct {
+	accountID, symbol, root, entryDate, entryTime, playbookID, assetClass string
+	hasEntryTime, hasPlaybook                                             bool
+}
+
+// totalKeys are the columns of the statistics' indexes (trades_closed,
+// trades_open).
+type totalKeys struct {
+	day, exitTime, status             string
+	grossPnL, netPnL, totalCommission float64
+	rRatio                            float64
+	holdSeconds                       int64
+	hasExitTime, hasRRatio, hasHold   bool
 }
 
 func (t *Trade) keys() tradeKeys {
-	return tradeKeys{read: true, accountID: t.AccountID, symbol: t.Symbol, root: t.root, entryDate: t.EntryDate,
-		entryTime: deref(t.EntryTime), hasEntryTime: t.EntryTime != nil,
-		playbookID: deref(t.review.playbookID), hasPlaybook: t.review.playbookID != nil}
+	return tradeKeys{
+		read: true,
+		list: listKeys{accountID: t.AccountID, symbol: t.Symbol, root: t.root, entryDate: t.EntryDate,
+			entryTime: deref(t.EntryTime), hasEntryTime: t.EntryTime != nil,
+			playbookID: deref(t.review.playbookID), hasPlaybook: t.review.playbookID != nil, assetClass: t.AssetClass},
+		totals: totalKeys{day: t.day, exitTime: deref(t.ExitTime), hasExitTime: t.ExitTime != nil, status: t.Status,
+			grossPnL: t.GrossPnL, netPnL: t.NetPnL, totalCommission: t.TotalCommission,
+			rRatio: deref(t.review.rRatio), hasRRatio: t.review.rRatio != nil,
+			holdSeconds: deref(t.holdSeconds), hasHold: t.holdSeconds != nil},
+	}
 }
 
 // Execution is one fill of a trade.
@@ -256,29 +281,33 @@ func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFill
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE trades SET side = ?,
-		quantity = ?, entry_price = ?, exit_price = ?, exit_date = ?, exit_time = ?,
-		gross_pnl = ?, net_pnl = ?, total_commission = ?, status = ?, status_override = ?, asset_class = ?,
-		asset_class_set = ?, point_value = ?, updated_at = ?, star_rating = ?, review_notes = ?, stop_loss_levels = ?,
-		take_profit_levels = ?, reviewed_at = ?, r_ratio = ?, exit_date_set = ?, day = ?, hold_seconds = ?, listing = ?
+	if _, err := tx.ExecContext(ctx, `UPDATE trades SET side = ?, quantity = ?, entry_price = ?, exit_price = ?,
+		exit_date = ?, status_override = ?, asset_class_set = ?, point_value = ?, updated_at = ?, star_rating = ?,
+		review_notes = ?, stop_loss_levels = ?, take_profit_levels = ?, reviewed_at = ?, exit_date_set = ?, listing = ?
 		WHERE user_id = ? AND id = ?`,
-		t.Side, t.Quantity, t.EntryPrice, t.ExitPrice,
-		t.ExitDate, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.statusOverride, t.AssetClass,
-		t.assetClassSet, t.PointValue, t.UpdatedAt, t.review.starRating, t.review.reviewNotes, t.review.stops,
-		t.review.targets, t.review.reviewedAt, t.review.rRatio, t.exitDateSet, t.day, t.holdSeconds, listing,
-		userID, t.ID); err != nil {
+		t.Side, t.Quantity, t.EntryPrice, t.ExitPrice, t.ExitDate, t.statusOverride, t.assetClassSet, t.PointValue,
+		t.UpdatedAt, t.review.starRating, t.review.reviewNotes, t.review.stops, t.review.targets, t.review.reviewedAt,
+		t.exitDateSet, listing, userID, t.ID); err != nil {
 		return err
 	}
-	// SQLite rewrites the entries of every index whose column an UPDATE
-	// sets, changed or not: the indexed columns are set only when changed.
-	if t.keys() != t.stored {
+	// The indexed columns, a group at a time, only when changed (tradeKeys).
+	keys := t.keys()
+	if keys.list != t.stored.list || !t.stored.read {
 		if _, err := tx.ExecContext(ctx, `UPDATE trades SET account_id = ?, symbol = ?, root = ?, entry_date = ?,
-			entry_time = ?, playbook_id = ? WHERE user_id = ? AND id = ?`,
-			t.AccountID, t.Symbol, t.root, t.EntryDate, t.EntryTime, t.review.playbookID, userID, t.ID); err != nil {
+			entry_time = ?, playbook_id = ?, asset_class = ? WHERE user_id = ? AND id = ?`,
+			t.AccountID, t.Symbol, t.root, t.EntryDate, t.EntryTime, t.review.playbookID, t.AssetClass, userID, t.ID); err != nil {
 			return err
 		}
-		t.stored = t.keys()
 	}
+	if keys.totals != t.stored.totals || !t.stored.read {
+		if _, err := tx.ExecContext(ctx, `UPDATE trades SET exit_time = ?, gross_pnl = ?, net_pnl = ?,
+			total_commission = ?, status = ?, r_ratio = ?, day = ?, hold_seconds = ? WHERE user_id = ? AND id = ?`,
+			t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.review.rRatio, t.day, t.holdSeconds,
+			userID, t.ID); err != nil {
+			return err
+		}
+	}
+	t.stored = keys
 	if replaceFills {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM executions WHERE trade_id = ?`, t.ID); err != nil {
 			return err
