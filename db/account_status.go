@@ -20,7 +20,7 @@ func (db *DB) AccountStatus(ctx context.Context, userID, id string) (prop.Status
 		if err != nil {
 			return prop.Status{}, err
 		}
-		loc, err := userLocation(ctx, tx, userID)
+		loc, err := db.userLocation(ctx, tx, userID)
 		if err != nil {
 			return prop.Status{}, err
 		}
@@ -32,7 +32,7 @@ func (db *DB) AccountStatus(ctx context.Context, userID, id string) (prop.Status
 // in one read transaction.
 func (db *DB) AccountStatuses(ctx context.Context, userID string, accounts []Account) ([]prop.Status, error) {
 	return inTx(ctx, db.beginRead, func(tx txn) ([]prop.Status, error) {
-		loc, err := userLocation(ctx, tx, userID)
+		loc, err := db.userLocation(ctx, tx, userID)
 		if err != nil {
 			return nil, err
 		}

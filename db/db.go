@@ -41,6 +41,7 @@ type DB struct {
 	writer     *writer
 	// checkpointer keeps the write-ahead log small (see checkpoint.go).
 	checkpointer *checkpointer
+	zones        zones
 
 	// Now is the clock; tests pin it.
 	Now func() time.Time

@@ -106,7 +106,7 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 		}
 		imp.Duplicates = len(fills) - len(fresh)
 
-		loc, err := userLocation(ctx, tx, userID)
+		loc, err := db.userLocation(ctx, tx, userID)
 		if err != nil {
 			return Import{}, err
 		}

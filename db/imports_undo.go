@@ -120,7 +120,7 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 		if err != nil {
 			return Deleted{}, err
 		}
-		loc, err := userLocation(ctx, tx, userID)
+		loc, err := db.userLocation(ctx, tx, userID)
 		if err != nil {
 			return Deleted{}, err
 		}

@@ -159,7 +159,7 @@ func (db *DB) repriceRoot(ctx context.Context, tx txn, userID, root string) (int
 	if err != nil {
 		return 0, err
 	}
-	loc, err := userLocation(ctx, tx, userID)
+	loc, err := db.userLocation(ctx, tx, userID)
 	if err != nil {
 		return 0, err
 	}

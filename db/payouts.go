@@ -99,7 +99,7 @@ func (db *DB) CreatePayout(ctx context.Context, userID string, in PayoutInput) (
 
 // today is the date in the user's timezone.
 func (db *DB) today(ctx context.Context, q querier, userID string) (string, error) {
-	loc, err := userLocation(ctx, q, userID)
+	loc, err := db.userLocation(ctx, q, userID)
 	if err != nil {
 		return "", err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"sync"
 	"time"
 
 	"tradejournal/db/stats"
@@ -133,7 +134,7 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 		return err
 	}
 
-	loc, err := userLocation(ctx, tx, userID)
+	loc, err := db.userLocation(ctx, tx, userID)
 	if err != nil {
 		return err
 	}
@@ -316,10 +317,35 @@ func held(entry, exit time.Time) *int64 {
 }
 
 // userLocation is the user's timezone, in which dates and times are read.
-func userLocation(ctx context.Context, q querier, userID string) (*time.Location, error) {
+func (db *DB) userLocation(ctx context.Context, q querier, userID string) (*time.Location, error) {
 	var tz string
 	if err := q.QueryRowContext(ctx, `SELECT timezone FROM users WHERE id = ?`, userID).Scan(&tz); err != nil {
 		return nil, err
 	}
-	return time.LoadLocation(tz)
+	return db.zones.load(tz)
+}
+
+// zones are the time zones loaded, by name: time.LoadLocation opens, reads
+// and parses the zone's file at every call, and a journal's users name a
+// few zones over and over (every trade saved reads its user's).
+type zones struct {
+	mu     sync.Mutex
+	byName map[string]*time.Location
+}
+
+func (z *zones) load(name string) (*time.Location, error) {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if loc, ok := z.byName[name]; ok {
+		return loc, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	if z.byName == nil {
+		z.byName = map[string]*time.Location{}
+	}
+	z.byName[name] = loc
+	return loc, nil
 }
