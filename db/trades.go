@@ -246,8 +246,13 @@ func insertTrade(ctx context.Context, tx txn, userID string, t *Trade) error {
 // UpdateTrade changes the fields given in in (executions given replace the
 // set), re-derives the computed fields, and returns the enriched trade.
 func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput) (EnrichedTrade, error) {
+	// Fills the body replaces are not read.
+	load := loadTrade
+	if in.Executions.Set {
+		load = loadTradeRow
+	}
 	return inTx(ctx, db.begin, func(tx txn) (EnrichedTrade, error) {
-		t, err := loadTrade(ctx, tx, userID, id)
+		t, err := load(ctx, tx, userID, id)
 		if err != nil {
 			return EnrichedTrade{}, err
 		}
@@ -352,15 +357,21 @@ func insertExecutions(ctx context.Context, tx txn, tradeID string, fills []Execu
 
 // loadTrade reads one of the user's trades with its fills.
 func loadTrade(ctx context.Context, q querier, userID, id string) (Trade, error) {
-	t, err := scanTrade(q.QueryRowContext(ctx, `SELECT `+tradeColumns+` FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Trade{}, notFound("Trade")
-	}
+	t, err := loadTradeRow(ctx, q, userID, id)
 	if err != nil {
 		return Trade{}, err
 	}
 	fills, err := loadExecutions(ctx, q, []string{id})
 	t.Executions = fills[id]
+	return t, err
+}
+
+// loadTradeRow reads one of the user's trades without its fills.
+func loadTradeRow(ctx context.Context, q querier, userID, id string) (Trade, error) {
+	t, err := scanTrade(q.QueryRowContext(ctx, `SELECT `+tradeColumns+` FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Trade{}, notFound("Trade")
+	}
 	return t, err
 }
 
