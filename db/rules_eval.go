@@ -110,11 +110,16 @@ func (db *DB) evaluateRules(ctx context.Context, tx txn, userID string, t *Trade
 		return err
 	}
 	if len(strategies) == 0 {
-		// Nothing to check: the common case, kept to two cheap statements.
+		// Nothing to check: the common case, kept to one cheap statement,
+		// and a second when the trade had violations.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM trade_rule_evaluations WHERE trade_id = ?`, t.ID); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE trades SET has_violations = 0 WHERE id = ? AND has_violations = 1`, t.ID)
+		if !t.review.hasViolations {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE trades SET has_violations = 0 WHERE id = ?`, t.ID)
+		t.review.hasViolations = false
 		return err
 	}
 	if onlyDayLevel {
@@ -162,9 +167,9 @@ func (db *DB) evaluateRules(ctx context.Context, tx txn, userID string, t *Trade
 			position++
 		}
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE trades SET has_violations =
-		EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = ? AND result = 'fail') WHERE id = ?`, t.ID, t.ID)
-	return err
+	return tx.QueryRowContext(ctx, `UPDATE trades SET has_violations =
+		EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = ? AND result = 'fail') WHERE id = ?
+		RETURNING has_violations`, t.ID, t.ID).Scan(&t.review.hasViolations)
 }
 
 func ptrTo[T any](v T) *T { return &v }

@@ -198,4 +198,16 @@ func TestTradeReviewFilters(t *testing.T) {
 	if got, _ := e.list(t, "has_violations=true"); len(got) != 0 {
 		t.Errorf("has_violations=true after the fix: %v", ids(got))
 	}
+	// So does taking the strategy off a violating trade, and a later save
+	// without strategies keeps it clear.
+	e.put(t, violating.ID, `{"quantity": 2}`)
+	if got, _ := e.list(t, "has_violations=true"); len(got) != 1 {
+		t.Errorf("has_violations=true after breaking the rule again: %v", ids(got))
+	}
+	for _, body := range []string{`{"risk_management_strategy_ids": []}`, `{"quantity": 3}`} {
+		e.put(t, violating.ID, body)
+		if got, _ := e.list(t, "has_violations=true"); len(got) != 0 {
+			t.Errorf("has_violations=true after %s: %v", body, ids(got))
+		}
+	}
 }
