@@ -270,11 +270,7 @@ func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput)
 		if err := db.saveReviewLinks(ctx, tx, userID, &t, in, before); err != nil {
 			return EnrichedTrade{}, err
 		}
-		e, err := enrichedTrade(ctx, tx, userID, id)
-		if err != nil {
-			return EnrichedTrade{}, err
-		}
-		return e, nil
+		return savedTrade(ctx, tx, t)
 	})
 }
 
@@ -452,16 +448,13 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 	// The trade with its account's and playbook's fields, in one query, and
 	// whether it has tags, strategies and evaluations: most trades lack some,
 	// and an index probe here is cheaper than a query that finds nothing.
-	var e EnrichedTrade
-	var playbookTitle sql.NullString
-	var hasTags, hasStrategies, hasEvaluations bool
+	var l tradeLinks
 	t, err := scanTrade(scanPlus{q.QueryRowContext(ctx, `SELECT `+tradeColumns+`, a.account_number, a.prop_firm, a.firms_logo, p.title,
 		EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id),
 		EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = t.id),
 		EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = t.id)
 		FROM trades t JOIN accounts a ON a.id = t.account_id LEFT JOIN playbooks p ON p.id = t.playbook_id
-		WHERE t.user_id = ? AND t.id = ?`, userID, id),
-		[]any{&e.AccountNumber, &e.PropFirm, &e.FirmsLogo, &playbookTitle, &hasTags, &hasStrategies, &hasEvaluations}})
+		WHERE t.user_id = ? AND t.id = ?`, userID, id), l.dest()})
 	if errors.Is(err, sql.ErrNoRows) {
 		return EnrichedTrade{}, notFound("Trade")
 	}
@@ -473,8 +466,45 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 		return EnrichedTrade{}, err
 	}
 	t.Executions = fills[id]
+	return l.enrich(ctx, q, t)
+}
+
+// savedTrade is the enriched answer to a save, built from the trade as it
+// was just written, fills included: only what it links to is read.
+func savedTrade(ctx context.Context, q querier, t Trade) (EnrichedTrade, error) {
+	var l tradeLinks
+	if err := q.QueryRowContext(ctx, `SELECT a.account_number, a.prop_firm, a.firms_logo,
+		(SELECT title FROM playbooks WHERE id = ?),
+		EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = ?),
+		EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = ?),
+		EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = ?)
+		FROM accounts a WHERE a.id = ?`, t.review.playbookID, t.ID, t.ID, t.ID, t.AccountID).Scan(l.dest()...); err != nil {
+		return EnrichedTrade{}, err
+	}
+	return l.enrich(ctx, q, t)
+}
+
+// tradeLinks are what an enriched trade shows of the records it links to,
+// read beside it, and whether it has tags, strategies and evaluations to
+// load.
+type tradeLinks struct {
+	accountNumber                          string
+	propFirm, firmsLogo                    *string
+	playbookTitle                          sql.NullString
+	hasTags, hasStrategies, hasEvaluations bool
+}
+
+func (l *tradeLinks) dest() []any {
+	return []any{&l.accountNumber, &l.propFirm, &l.firmsLogo, &l.playbookTitle, &l.hasTags, &l.hasStrategies, &l.hasEvaluations}
+}
+
+// enrich adds the review, the links and what the trade has to t.
+func (l *tradeLinks) enrich(ctx context.Context, q querier, t Trade) (EnrichedTrade, error) {
+	var err error
+	id := t.ID
+	e := EnrichedTrade{AccountNumber: l.accountNumber, PropFirm: l.propFirm, FirmsLogo: l.firmsLogo}
 	t.Tags = []TagRef{}
-	if hasTags {
+	if l.hasTags {
 		tags, err := loadTags(ctx, q, tradeTags, []string{id})
 		if err != nil {
 			return EnrichedTrade{}, err
@@ -493,13 +523,13 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 		e.RRatioBasis = &basis
 	}
 	if e.PlaybookID != nil {
-		e.Playbooks = &PlaybookRef{ID: *e.PlaybookID, Title: playbookTitle.String}
+		e.Playbooks = &PlaybookRef{ID: *e.PlaybookID, Title: l.playbookTitle.String}
 	}
 	if e.CriteriaChecklist, err = loadChecklist(ctx, q, id, e.PlaybookID); err != nil {
 		return EnrichedTrade{}, err
 	}
 	e.TradeGroupRiskManagementStrategies = []TradeStrategy{}
-	if hasStrategies {
+	if l.hasStrategies {
 		if e.TradeGroupRiskManagementStrategies, err = loadTradeStrategies(ctx, q, id); err != nil {
 			return EnrichedTrade{}, err
 		}
@@ -509,7 +539,7 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 		e.RiskManagementStrategyIDs = append(e.RiskManagementStrategyIDs, s.StrategyID)
 	}
 	e.TradeRuleEvaluations = []RuleEvaluation{}
-	if hasEvaluations {
+	if l.hasEvaluations {
 		if e.TradeRuleEvaluations, err = loadEvaluations(ctx, q, id); err != nil {
 			return EnrichedTrade{}, err
 		}

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"slices"
@@ -20,14 +21,47 @@ func (e *tradeEnv) get(t *testing.T, id string) db.EnrichedTrade {
 	return decode[struct{ Data db.EnrichedTrade }](t, b).Data
 }
 
-// put updates a trade and fails unless it is a 200.
+// put updates a trade and fails unless it is a 200 whose body is, byte
+// for byte, what a GET of the trade answers next: the answer is built from
+// the trade as saved, not read back (UpdateTrade).
 func (e *tradeEnv) put(t *testing.T, id, body string) db.EnrichedTrade {
 	t.Helper()
 	status, b := e.do(t, "PUT", "/api/v1/trades/"+id, e.key, body)
 	if status != http.StatusOK {
 		t.Fatalf("PUT trade %s: %d %s", body, status, b)
 	}
+	if _, read := e.do(t, "GET", "/api/v1/trades/"+id, e.key, ""); !bytes.Equal(b, read) {
+		t.Errorf("PUT trade %s answered\n%s\nand a GET then\n%s", body, b, read)
+	}
 	return decode[struct{ Data db.EnrichedTrade }](t, b).Data
+}
+
+// TestPutAnswersAsRead puts a trade through every kind of change, each
+// answer checked against a GET of it by put: review fields as a client
+// writes them (spaced notes, levels in exponent form), a playbook with its
+// checklist and then none, a failing rule, tags, another account, fills
+// replaced and kept, a status and an asset class set by hand, exit fields
+// cleared.
+func TestPutAnswersAsRead(t *testing.T) {
+	e := newTradeEnv(t)
+	pb := e.createPlaybook(t, e.key, `{"title": "ORB", "entry_criteria": ["Range set"], "exit_criteria": ["Target hit"]}`)
+	strat := e.createStrategy(t, e.key, `{"title": "One lot", "strategy_rules": [{"check": {"kind": "max_quantity", "value": 1}}]}`)
+	tag := e.newTag(t, e.key, e.newGroup(t, e.key, "Setups").ID, "Breakout")
+	other := e.createAccount(t, e.key, `{"account_number": "TOPSTEP-2", "prop_firm": "Topstep"}`)
+	tr, _ := e.create(t, e.tradeBody("ESZ5", "long", fills(2, "buy 2@6000", "sell 2@6010")))
+	for _, body := range []string{
+		`{"review_notes": {"type": "doc", "content": [ {"type": "paragraph"} ]}, "star_rating": 3}`,
+		`{"stop_loss_levels": [{"price": 5.99e3}], "take_profit_levels": [{"price": 6020.50, "quantity": 1E0}], "reviewed": true}`,
+		fmt.Sprintf(`{"playbook_id": %q, "criteria_checklist": [{"criterion_id": %q, "checked": true}]}`, pb.ID, pb.EntryCriteria[0].ID),
+		fmt.Sprintf(`{"risk_management_strategy_ids": [%q], "tag_ids": [%q]}`, strat.ID, tag.ID),
+		fmt.Sprintf(`{"account_id": %q, "entry_date": "2026-02-06"}`, other.ID),
+		"{" + fills(1.5, "buy 1@6000.25", "buy 1@6001", "sell 2@5990.75") + "}",
+		`{"status": "breakeven", "asset_class": "stocks"}`,
+		`{"playbook_id": null, "exit_price": null, "exit_date": null, "exit_time": null, "executions": []}`,
+		`{"symbol": "NQZ5", "status": null, "asset_class": null, "tag_ids": [], "risk_management_strategy_ids": []}`,
+	} {
+		e.put(t, tr.ID, body)
+	}
 }
 
 func TestTradeReviewRoundTrip(t *testing.T) {
