@@ -41,34 +41,54 @@ func TestOpenPragmas(t *testing.T) {
 	}
 }
 
-// TestEveryReaderConnectionHasPragmas holds several reader connections open
-// at once, so each is a distinct SQLite connection, and checks each one: a
-// PRAGMA run once on the first connection would pass TestOpenPragmas alone.
+// TestEveryReaderConnectionHasPragmas holds several connections of each
+// read-only pool (the readers, the lookups) open at once, so each is a
+// distinct SQLite connection, and checks each one: a PRAGMA run once on the
+// first connection would pass TestOpenPragmas alone. The readers map the
+// file; the lookups do not (see dsn).
 func TestEveryReaderConnectionHasPragmas(t *testing.T) {
 	d := newTestDB(t)
-	want := map[string]string{
-		"journal_mode": "wal", "synchronous": "2", "foreign_keys": "1",
-		"busy_timeout": "10000", "query_only": "1",
-	}
-	var conns []*sql.Conn
-	for range 4 {
-		c, err := d.read.Conn(t.Context())
-		if err != nil {
-			t.Fatalf("read.Conn: %v", err)
+	for _, pool := range []struct {
+		name string
+		db   *sql.DB
+		mmap string
+	}{{"read", d.read, "1073741824"}, {"lookup", d.lookup, "0"}} {
+		want := map[string]string{
+			"journal_mode": "wal", "synchronous": "2", "foreign_keys": "1",
+			"busy_timeout": "10000", "query_only": "1", "mmap_size": pool.mmap,
 		}
-		defer c.Close()
-		conns = append(conns, c)
-	}
-	for i, c := range conns {
-		for name, w := range want {
-			var got string
-			if err := c.QueryRowContext(t.Context(), "PRAGMA "+name).Scan(&got); err != nil {
-				t.Fatalf("conn %d: PRAGMA %s: %v", i, name, err)
+		var conns []*sql.Conn
+		for range 4 {
+			c, err := pool.db.Conn(t.Context())
+			if err != nil {
+				t.Fatalf("%s.Conn: %v", pool.name, err)
 			}
-			if got != w {
-				t.Errorf("conn %d: PRAGMA %s = %q, want %q", i, name, got, w)
+			defer c.Close()
+			conns = append(conns, c)
+		}
+		for i, c := range conns {
+			for name, w := range want {
+				var got string
+				if err := c.QueryRowContext(t.Context(), "PRAGMA "+name).Scan(&got); err != nil {
+					t.Fatalf("%s conn %d: PRAGMA %s: %v", pool.name, i, name, err)
+				}
+				if got != w {
+					t.Errorf("%s conn %d: PRAGMA %s = %q, want %q", pool.name, i, name, got, w)
+				}
 			}
 		}
+	}
+}
+
+// TestLookupCannotWrite: the lookups' pool refuses writes, as the
+// readers' does.
+func TestLookupCannotWrite(t *testing.T) {
+	d := newTestDB(t)
+	_, err := d.lookup.ExecContext(t.Context(),
+		`INSERT INTO users (id, name, created_at) VALUES ('u1', 'sneaky', '2026-01-01T00:00:00.000Z')`)
+	var se *sqlite.Error
+	if !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_READONLY {
+		t.Errorf("insert through a lookup: got %v, want SQLITE_READONLY", err)
 	}
 }
 

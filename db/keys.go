@@ -256,7 +256,7 @@ func (db *DB) Authenticate(ctx context.Context, key string) (Principal, error) {
 	var p Principal
 	var scopes string
 	var revokedAt sql.NullString
-	stmt, err := db.readStmts.prepared(ctx, `
+	stmt, err := db.lookupStmts.prepared(ctx, `
 		SELECT k.id, k.user_id, u.timezone, u.subscription, k.scopes, k.revoked_at
 		FROM api_keys k JOIN users u ON u.id = k.user_id
 		WHERE k.hash = ?`)

@@ -93,7 +93,7 @@ func TestMigrateTradeCounts(t *testing.T) {
 func oldJournal(t *testing.T, version int64, statements ...string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "journal.db")
-	raw, err := sql.Open("sqlite", dsn(path, false))
+	raw, err := sql.Open("sqlite", dsn(path, writerConn))
 	if err != nil {
 		t.Fatal(err)
 	}

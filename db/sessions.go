@@ -47,7 +47,7 @@ func (db *DB) Session(ctx context.Context, id string) (Session, error) {
 	var s Session
 	var scopes string
 	var revokedAt sql.NullString
-	stmt, err := db.readStmts.prepared(ctx, `
+	stmt, err := db.lookupStmts.prepared(ctx, `
 		SELECT k.id, k.user_id, u.timezone, u.subscription, k.scopes, k.revoked_at, s.csrf
 		FROM web_sessions s JOIN api_keys k ON k.id = s.key_id JOIN users u ON u.id = k.user_id
 		WHERE s.id_hash = ? AND s.expires_at > ?`)
