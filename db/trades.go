@@ -310,10 +310,21 @@ func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFill
 	}
 	t.stored = keys
 	if replaceFills {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM executions WHERE trade_id = ?`, t.ID); err != nil {
+		// The new fills go in before the old ones go. A trade's fills are
+		// often all the last page of the table and its indexes holds (the
+		// trade a script has just created): deleting them first would free
+		// those pages only for the insert to take them back, and SQLite
+		// would write each, its parent and the free list.
+		if err := insertExecutions(ctx, tx, t.ID, t.Executions); err != nil {
 			return err
 		}
-		return insertExecutions(ctx, tx, t.ID, t.Executions)
+		ids := make([]string, len(t.Executions))
+		for i, e := range t.Executions {
+			ids[i] = e.ID
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM executions WHERE trade_id = ? AND id NOT IN (SELECT value FROM json_each(?))`,
+			t.ID, jsonList(ids))
+		return err
 	}
 	stmt, err := tx.stmt(ctx, `UPDATE executions SET execution_type = ?, position = ? WHERE id = ?`)
 	if err != nil {
