@@ -3,6 +3,7 @@ package db
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -83,5 +84,40 @@ func TestParseRuleCheckMessage(t *testing.T) {
 	var inv *InvalidError
 	if !errors.As(err, &inv) || inv.Field != "strategy_rules[2].check.value" || inv.Message != want {
 		t.Errorf("got %v, want strategy_rules[2].check.value: %s", err, want)
+	}
+}
+
+// TestUnruledQueryPlan: the probe every save of a trade runs finds its
+// answer by searches on indexes, never a scan of the user's trades.
+func TestUnruledQueryPlan(t *testing.T) {
+	d := newTestDB(t)
+	userID, accountID := newTradeFixture(t, d)
+	seedTrades(t, d, userID, accountID, 200)
+	if _, err := d.write.Exec(`ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := d.read.QueryContext(t.Context(), `EXPLAIN QUERY PLAN `+unruledQuery, "t", userID, accountID, "2016-02-01", accountID, "2016-02-02")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var searches int
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case strings.HasPrefix(detail, "SCAN") && detail != "SCAN CONSTANT ROW":
+			t.Errorf("the probe scans: %s", detail)
+		case strings.HasPrefix(detail, "SEARCH t ") && !strings.Contains(detail, "account_id=? AND entry_date=?"):
+			t.Errorf("the probe finds a day's trades by less than its account and date: %s", detail)
+		case strings.HasPrefix(detail, "SEARCH"):
+			searches++
+		}
+	}
+	if searches != 6 {
+		t.Errorf("%d searches, want 6 (strategies, evaluations, and each day's trades and their strategies)", searches)
 	}
 }

@@ -289,11 +289,38 @@ func (db *DB) saveReviewLinks(ctx context.Context, tx txn, userID string, t *Tra
 	if err := setTradeStrategies(ctx, tx, userID, t.ID, in.RiskManagementStrategyIDs); err != nil {
 		return err
 	}
+	after := dayKey{t.AccountID, t.EntryDate}
+	// Most trades are checked against no strategy and share their days with
+	// no trade that is: one probe says so, and then there is nothing to
+	// evaluate, clear or re-check.
+	if !t.review.hasViolations {
+		var unruled bool
+		if err := tx.QueryRowContext(ctx, unruledQuery, t.ID, userID, before.accountID, before.date,
+			after.accountID, after.date).Scan(&unruled); err != nil {
+			return err
+		}
+		if unruled {
+			return nil
+		}
+	}
 	if err := db.evaluateRules(ctx, tx, userID, t, false); err != nil {
 		return err
 	}
-	return db.reevaluateDays(ctx, tx, userID, t.ID, before, dayKey{t.AccountID, t.EntryDate})
+	return db.reevaluateDays(ctx, tx, userID, t.ID, before, after)
 }
+
+// unruledQuery is true when trade ?1 has no strategies and no evaluations,
+// and no other trade of user ?2 on account ?3's day ?4 or account ?5's
+// day ?6 has strategies. A day each, so that each is a search of
+// trades_account: an OR of the two days scanned all the user's trades
+// (TestUnruledQueryPlan).
+const unruledQuery = `SELECT
+	NOT EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = ?1)
+	AND NOT EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = ?1)
+	AND NOT EXISTS (SELECT 1 FROM trades t JOIN trade_strategies ts ON ts.trade_id = t.id
+		WHERE t.user_id = ?2 AND t.account_id = ?3 AND t.entry_date = ?4 AND t.id != ?1)
+	AND NOT EXISTS (SELECT 1 FROM trades t JOIN trade_strategies ts ON ts.trade_id = t.id
+		WHERE t.user_id = ?2 AND t.account_id = ?5 AND t.entry_date = ?6 AND t.id != ?1)`
 
 // lastClosingFill is the index of the last fill against the trade's side:
 // the exit.

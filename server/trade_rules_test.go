@@ -168,3 +168,31 @@ func TestRuleSnapshotKeepsHistory(t *testing.T) {
 		t.Errorf("re-saved against the edited rule: %+v", got)
 	}
 }
+
+// TestDayLevelRulesCountUnruledTrades: a trade checked against no strategy
+// still counts in its day, so creating one re-checks the day's other
+// trades, and moving it away re-checks them again.
+func TestDayLevelRulesCountUnruledTrades(t *testing.T) {
+	e := newTradeEnv(t)
+	s := e.createStrategy(t, e.key, `{"title": "Daily", "strategy_rules": [{"check": {"kind": "max_trades_per_day", "value": 2}}]}`)
+	for _, clock := range []string{"10:00:00", "11:00:00"} {
+		e.create(t, e.tradeBody("AAPL", "long", fmt.Sprintf(`"entry_price": 100, "quantity": 1, "entry_time": %q,
+			"risk_management_strategy_ids": [%q]`, clock, s.ID)))
+	}
+	violating := func() []string {
+		t.Helper()
+		got, _ := e.list(t, "has_violations=true")
+		return ids(got)
+	}
+	if got := violating(); len(got) != 0 {
+		t.Fatalf("two trades on a day of two break the rule: %v", got)
+	}
+	unruled, _ := e.create(t, e.tradeBody("AAPL", "long", `"entry_price": 100, "quantity": 1, "entry_time": "09:00:00"`))
+	if got := violating(); len(got) != 1 {
+		t.Errorf("a third trade that day, unruled and first: violating %v, want the 11:00 trade", got)
+	}
+	e.put(t, unruled.ID, `{"entry_date": "2026-02-06"}`)
+	if got := violating(); len(got) != 0 {
+		t.Errorf("the unruled trade moved away: violating %v, want none", got)
+	}
+}
