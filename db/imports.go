@@ -106,11 +106,7 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 		}
 		imp.Duplicates = len(fills) - len(fresh)
 
-		loc, err := db.userLocation(ctx, tx, userID)
-		if err != nil {
-			return Import{}, err
-		}
-		overrides, err := loadOverrides(ctx, tx, userID)
+		loc, overrides, err := db.pricing(ctx, tx, userID)
 		if err != nil {
 			return Import{}, err
 		}

@@ -116,11 +116,7 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 		if err != nil {
 			return Deleted{}, err
 		}
-		overrides, err := loadOverrides(ctx, tx, userID)
-		if err != nil {
-			return Deleted{}, err
-		}
-		loc, err := db.userLocation(ctx, tx, userID)
+		loc, overrides, err := db.pricing(ctx, tx, userID)
 		if err != nil {
 			return Deleted{}, err
 		}

@@ -155,11 +155,7 @@ func (db *DB) repriceRoot(ctx context.Context, tx txn, userID, root string) (int
 	if err != nil {
 		return 0, err
 	}
-	overrides, err := loadOverrides(ctx, tx, userID)
-	if err != nil {
-		return 0, err
-	}
-	loc, err := db.userLocation(ctx, tx, userID)
+	loc, overrides, err := db.pricing(ctx, tx, userID)
 	if err != nil {
 		return 0, err
 	}

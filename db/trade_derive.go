@@ -134,7 +134,7 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 		return err
 	}
 
-	loc, err := db.userLocation(ctx, tx, userID)
+	loc, overrides, err := db.pricing(ctx, tx, userID)
 	if err != nil {
 		return err
 	}
@@ -143,10 +143,6 @@ func (db *DB) applyTrade(ctx context.Context, tx txn, userID string, t *Trade, i
 		for i, f := range in.Executions.Value {
 			t.Executions[i] = db.newExecution(f, t.EntryDate, loc)
 		}
-	}
-	overrides, err := loadOverrides(ctx, tx, userID)
-	if err != nil {
-		return err
 	}
 	// A value the server would derive anyway is no override: a client
 	// sending back a trade it read must not pin its class or status.
@@ -350,6 +346,37 @@ func (db *DB) userLocation(ctx context.Context, q querier, userID string) (*time
 		return nil, err
 	}
 	return db.zones.load(tz)
+}
+
+// pricing is what a trade's numbers are derived with: the user's
+// timezone and point-value overrides, read in one query.
+func (db *DB) pricing(ctx context.Context, q querier, userID string) (*time.Location, map[string]trading.Instrument, error) {
+	rows, err := q.QueryContext(ctx, `SELECT u.timezone, i.root, i.point_value, i.asset_class
+		FROM users u LEFT JOIN instruments i ON i.user_id = u.id WHERE u.id = ?`, userID)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var tz string
+	overrides := make(map[string]trading.Instrument)
+	for rows.Next() {
+		var root, assetClass sql.NullString
+		var pointValue sql.NullFloat64
+		if err := rows.Scan(&tz, &root, &pointValue, &assetClass); err != nil {
+			return nil, nil, err
+		}
+		if root.Valid {
+			overrides[root.String] = trading.Instrument{Root: root.String, PointValue: pointValue.Float64, AssetClass: assetClass.String}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	if tz == "" {
+		return nil, nil, sql.ErrNoRows
+	}
+	loc, err := db.zones.load(tz)
+	return loc, overrides, err
 }
 
 // zones are the time zones loaded, by name: time.LoadLocation opens, reads
