@@ -218,6 +218,12 @@ func priceTrade(t *Trade, overrides map[string]trading.Instrument, loc *time.Loc
 		for k, i := range pos.Order {
 			ordered[k] = t.Executions[i]
 			ordered[k].ExecutionType = pos.Types[i]
+			if ordered[k].Commission == 0 {
+				// A commission of -0 (which "must be zero or more" lets
+				// through) is stored as 0: the trade in hand, which its
+				// listing and a PUT's answer are made from, says 0 too.
+				ordered[k].Commission = 0
+			}
 		}
 		t.Executions = ordered
 		first := t.Executions[0]

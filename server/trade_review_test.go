@@ -40,8 +40,8 @@ func (e *tradeEnv) put(t *testing.T, id, body string) db.EnrichedTrade {
 // answer checked against a GET of it by put: review fields as a client
 // writes them (spaced notes, levels in exponent form), a playbook with its
 // checklist and then none, a failing rule, tags, another account, fills
-// replaced and kept, a status and an asset class set by hand, exit fields
-// cleared.
+// replaced and kept (one with a commission of -0, stored as 0), a status
+// and an asset class set by hand, exit fields cleared.
 func TestPutAnswersAsRead(t *testing.T) {
 	e := newTradeEnv(t)
 	pb := e.createPlaybook(t, e.key, `{"title": "ORB", "entry_criteria": ["Range set"], "exit_criteria": ["Target hit"]}`)
@@ -56,6 +56,7 @@ func TestPutAnswersAsRead(t *testing.T) {
 		fmt.Sprintf(`{"risk_management_strategy_ids": [%q], "tag_ids": [%q]}`, strat.ID, tag.ID),
 		fmt.Sprintf(`{"account_id": %q, "entry_date": "2026-02-06"}`, other.ID),
 		"{" + fills(1.5, "buy 1@6000.25", "buy 1@6001", "sell 2@5990.75") + "}",
+		`{"executions": [{"side": "buy", "quantity": 1, "price": 6000, "commission": -0, "execution_time": "09:30:00"}]}`,
 		`{"status": "breakeven", "asset_class": "stocks"}`,
 		`{"playbook_id": null, "exit_price": null, "exit_date": null, "exit_time": null, "executions": []}`,
 		`{"symbol": "NQZ5", "status": null, "asset_class": null, "tag_ids": [], "risk_management_strategy_ids": []}`,
