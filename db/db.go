@@ -97,6 +97,12 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	lookup.SetMaxOpenConns(max(4, runtime.NumCPU()))
 	lookup.SetMaxIdleConns(max(4, runtime.NumCPU()))
+	if err := lookup.PingContext(ctx); err != nil {
+		write.Close()
+		read.Close()
+		lookup.Close()
+		return nil, err
+	}
 	ckpt, err := sql.Open("sqlite", checkpointDSN(abs))
 	if err != nil {
 		write.Close()
@@ -246,7 +252,7 @@ func (db *DB) Migrations(ctx context.Context) ([]MigrationStatus, error) {
 	return out, nil
 }
 
-// Close closes both pools.
+// Close closes the pools and stops the checkpointer.
 func (db *DB) Close() error {
 	db.readStmts.close()
 	db.lookupStmts.close()

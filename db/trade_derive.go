@@ -364,8 +364,10 @@ func (db *DB) pricing(ctx context.Context, q querier, userID string) (*time.Loca
 	}
 	defer rows.Close()
 	var tz string
+	found := false
 	overrides := make(map[string]trading.Instrument)
 	for rows.Next() {
+		found = true
 		var root, assetClass sql.NullString
 		var pointValue sql.NullFloat64
 		if err := rows.Scan(&tz, &root, &pointValue, &assetClass); err != nil {
@@ -378,7 +380,7 @@ func (db *DB) pricing(ctx context.Context, q querier, userID string) (*time.Loca
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
-	if tz == "" {
+	if !found {
 		return nil, nil, sql.ErrNoRows
 	}
 	loc, err := db.zones.load(tz)
