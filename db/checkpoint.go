@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"os"
 	"sync"
-	"time"
 )
 
 // The write-ahead log grows with every commit until a checkpoint copies
@@ -17,26 +16,17 @@ import (
 //
 // So the writer does no checkpoints of its own (wal_autocheckpoint 0), and
 // the checkpointer, on a connection of its own, runs them after commits:
-// a PASSIVE one, which blocks no one, once the log passes walPassiveAt, at
-// most every passiveEvery; and past walLimit a TRUNCATE one, which holds
-// off writes while the last pages are copied and the readers still on the
-// log finish (new readers then read the database file), and empties the
-// log. Its busy timeout is short, so writes never wait long for it: a
-// TRUNCATE that cannot finish in time gives up and is tried again after
-// the next commit.
+// a PASSIVE one, which blocks no one, once the log passes walPassiveAt;
+// and past walLimit a TRUNCATE one, which holds off writes while the last
+// pages are copied and the readers still on the log finish (new readers
+// then read the database file), and empties the log. Its busy timeout is
+// short, so writes never wait long for it: a TRUNCATE that cannot finish
+// in time gives up and is tried again after the next commit.
 const (
 	walPassiveAt = 1 << 20 // bytes
 	walLimit     = 16 << 20
 	// checkpointWait is the checkpointer's busy timeout, in milliseconds.
 	checkpointWait = 50
-	// passiveEvery spaces the PASSIVE checkpoints. Each copies every page
-	// the log holds once, however many commits wrote it, and then fsyncs the
-	// database file: one after every commit (the log, once grown past
-	// walPassiveAt, keeps its size when it starts over) cost a write stream
-	// a sixth of its rate in CPU. A tenth of a second of writes at the
-	// fastest a trader's journal sees is about the 1000 pages at which
-	// SQLite's own checkpoints run.
-	passiveEvery = 100 * time.Millisecond
 )
 
 // checkpointer runs the checkpoints of one journal.
@@ -65,16 +55,9 @@ func (c *checkpointer) committed() {
 
 func (c *checkpointer) run() {
 	defer close(c.done)
-	var last time.Time
-	// due fires when a PASSIVE checkpoint held back by passiveEvery may
-	// run; nil when none is held back. Kicks meanwhile are still looked at,
-	// so a log that passes walLimit is truncated without waiting.
-	var due <-chan time.Time
 	for {
 		select {
 		case <-c.kick:
-		case <-due:
-			due = nil
 		case <-c.stop:
 			return
 		}
@@ -85,18 +68,11 @@ func (c *checkpointer) run() {
 		mode := "PASSIVE"
 		if fi.Size() >= walLimit {
 			mode = "TRUNCATE"
-		} else if wait := passiveEvery - time.Since(last); wait > 0 {
-			if due == nil {
-				due = time.After(wait)
-			}
-			continue
 		}
-		due = nil
 		// A failure (busy: readers or a writer held on) is left for the
 		// next commit to try again; nothing is lost by waiting.
 		var busy, logged, copied int
 		c.pool.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(`+mode+`)`).Scan(&busy, &logged, &copied)
-		last = time.Now()
 	}
 }
 

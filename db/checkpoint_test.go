@@ -2,12 +2,9 @@ package db
 
 import (
 	"crypto/rand"
-	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // TestWALBoundedUnderReaders writes 50 MiB in 800 commits, as fast as
@@ -64,39 +61,5 @@ func TestWALBoundedUnderReaders(t *testing.T) {
 	t.Logf("the log reached %.1f MiB", float64(largest)/(1<<20))
 	if limit := int64(2 * walLimit); largest > limit {
 		t.Errorf("the log reached %d bytes under readers, want at most %d", largest, limit)
-	}
-}
-
-// TestPassiveCheckpointHeldBack commits twice past walPassiveAt, the second
-// right after the first, so that its checkpoint is held back by
-// passiveEvery: it still runs once the wait is over, with no commit after
-// it to kick, and the database file then holds both.
-func TestPassiveCheckpointHeldBack(t *testing.T) {
-	d := newTestDB(t)
-	ctx := t.Context()
-	const size = 3 * walPassiveAt / 2
-	for _, stmt := range []string{`CREATE TABLE scratch (b BLOB)`,
-		fmt.Sprintf(`INSERT INTO scratch VALUES (zeroblob(%d))`, size), fmt.Sprintf(`INSERT INTO scratch VALUES (zeroblob(%d))`, size)} {
-		if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
-			_, err := tx.ExecContext(ctx, stmt)
-			return struct{}{}, err
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	file := strings.TrimSuffix(d.checkpointer.wal, "-wal")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		fi, err := os.Stat(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fi.Size() >= 2*size {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the database file holds %d bytes 10 s after the last commit, want the %d of both blobs", fi.Size(), 2*size)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
