@@ -77,30 +77,15 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		write.Close()
 		return nil, err
 	}
-	read, err := sql.Open("sqlite", dsn(abs, readerConn))
+	read, err := openReadOnly(ctx, abs, readerConn)
 	if err != nil {
 		write.Close()
 		return nil, err
 	}
-	read.SetMaxOpenConns(max(4, runtime.NumCPU()))
-	read.SetMaxIdleConns(max(4, runtime.NumCPU()))
-	if err := read.PingContext(ctx); err != nil {
-		write.Close()
-		read.Close()
-		return nil, err
-	}
-	lookup, err := sql.Open("sqlite", dsn(abs, lookupConn))
+	lookup, err := openReadOnly(ctx, abs, lookupConn)
 	if err != nil {
 		write.Close()
 		read.Close()
-		return nil, err
-	}
-	lookup.SetMaxOpenConns(max(4, runtime.NumCPU()))
-	lookup.SetMaxIdleConns(max(4, runtime.NumCPU()))
-	if err := lookup.PingContext(ctx); err != nil {
-		write.Close()
-		read.Close()
-		lookup.Close()
 		return nil, err
 	}
 	ckpt, err := sql.Open("sqlite", checkpointDSN(abs))
@@ -132,6 +117,22 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("list trades: %w", err)
 	}
 	return d, nil
+}
+
+// openReadOnly opens a pool of read-only connections of the given kind, one
+// or more a core, and makes sure it can read.
+func openReadOnly(ctx context.Context, path string, kind conn) (*sql.DB, error) {
+	pool, err := sql.Open("sqlite", dsn(path, kind))
+	if err != nil {
+		return nil, err
+	}
+	pool.SetMaxOpenConns(max(4, runtime.NumCPU()))
+	pool.SetMaxIdleConns(max(4, runtime.NumCPU()))
+	if err := pool.PingContext(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pool, nil
 }
 
 // checkpointDSN is the checkpointer's connection: a writer's settings with
