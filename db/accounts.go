@@ -325,16 +325,14 @@ func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool
 			if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND account_id = ?`, userID, id); err != nil {
 				return Deleted{}, err
 			}
-			d.Warnings = append(d.Warnings, "Deleted "+plural(trades, "trade"))
-			if writeUps > 0 {
-				d.Warnings = append(d.Warnings, "Deleted "+plural(writeUps, "trade write-up"))
-			}
+			d.note("Deleted", trades, "trade")
+			d.note("Deleted", writeUps, "trade write-up")
 		}
 		if documents > 0 {
 			if d.Blobs, err = deleteAccountDocuments(ctx, tx, userID, id); err != nil {
 				return Deleted{}, err
 			}
-			d.Warnings = append(d.Warnings, "Deleted "+plural(documents, "document"))
+			d.note("Deleted", documents, "document")
 		}
 		// Payouts and expenses go with their document links (ON DELETE
 		// CASCADE); the documents themselves are the account's, deleted above.
@@ -348,15 +346,11 @@ func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+c.table+` WHERE user_id = ? AND account_id = ?`, userID, id); err != nil {
 				return Deleted{}, err
 			}
-			d.Warnings = append(d.Warnings, "Deleted "+plural(c.n, c.noun))
+			d.note("Deleted", c.n, c.noun)
 		}
-		if reportCards > 0 {
-			// Report cards stay; the foreign key clears their account_id.
-			d.Warnings = append(d.Warnings, "Cleared the account of "+plural(reportCards, "report card"))
-		}
-		if tagLinks > 0 {
-			d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
-		}
+		// Report cards stay; the foreign key clears their account_id.
+		d.note("Cleared the account of", reportCards, "report card")
+		d.note("Removed", tagLinks, "tag association")
 		if _, err := tx.ExecContext(ctx, `DELETE FROM accounts WHERE user_id = ? AND id = ?`, userID, id); err != nil {
 			return Deleted{}, err
 		}

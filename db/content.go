@@ -154,9 +154,7 @@ func (c Content[T, In]) Delete(ctx context.Context, userID, id string) (Deleted,
 		}
 		d := Deleted{ID: id, Warnings: []string{}}
 		for i, l := range links {
-			if counts[i] > 0 {
-				d.Warnings = append(d.Warnings, l.verb+" "+plural(counts[i], l.noun))
-			}
+			d.note(l.verb, counts[i], l.noun)
 		}
 		return d, nil
 	})

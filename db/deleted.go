@@ -11,6 +11,13 @@ type Deleted struct {
 	Blobs []string
 }
 
+// note adds the warning "verb n nouns" (plural) when n is not 0.
+func (d *Deleted) note(verb string, n int, noun string) {
+	if n > 0 {
+		d.Warnings = append(d.Warnings, verb+" "+plural(n, noun))
+	}
+}
+
 // plural writes "1 trade", "2 trades".
 func plural(n int, noun string) string {
 	if n == 1 {

@@ -167,12 +167,8 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 			return Deleted{}, err
 		}
 		d := Deleted{ID: id, Warnings: []string{}}
-		if fills > 0 {
-			d.Warnings = append(d.Warnings, "Deleted "+plural(int(fills), "execution"))
-		}
-		if removed > 0 {
-			d.Warnings = append(d.Warnings, "Deleted "+plural(removed, "trade"))
-		}
+		d.note("Deleted", int(fills), "execution")
+		d.note("Deleted", removed, "trade")
 		if rederived > 0 {
 			d.Warnings = append(d.Warnings, "Derived "+plural(rederived, "trade")+" again from the fills they had before")
 		}

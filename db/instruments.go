@@ -137,9 +137,7 @@ func (db *DB) DeleteInstrument(ctx context.Context, userID, root string) (Delete
 			return Deleted{}, err
 		}
 		d := Deleted{ID: root, Warnings: []string{}}
-		if n > 0 {
-			d.Warnings = append(d.Warnings, "Repriced "+plural(n, "trade"))
-		}
+		d.note("Repriced", n, "trade")
 		return d, nil
 	})
 	if err != nil {

@@ -80,9 +80,7 @@ func (l ledger[T]) delete(ctx context.Context, db *DB, userID, id string) (Delet
 			return Deleted{}, err
 		}
 		d := Deleted{ID: id, Warnings: []string{}}
-		if docs > 0 {
-			d.Warnings = append(d.Warnings, "Unlinked "+plural(docs, "document"))
-		}
+		d.note("Unlinked", docs, "document")
 		return d, nil
 	})
 }

@@ -181,15 +181,9 @@ func (db *DB) DeleteStrategy(ctx context.Context, userID, id string) (Deleted, e
 			return Deleted{}, err
 		}
 		d := Deleted{ID: id, Warnings: []string{}}
-		if playbooks > 0 {
-			d.Warnings = append(d.Warnings, "Removed from "+plural(playbooks, "playbook"))
-		}
-		if trades > 0 {
-			d.Warnings = append(d.Warnings, "Removed from "+plural(trades, "trade"))
-		}
-		if tagLinks > 0 {
-			d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
-		}
+		d.note("Removed from", playbooks, "playbook")
+		d.note("Removed from", trades, "trade")
+		d.note("Removed", tagLinks, "tag association")
 		return d, nil
 	})
 }

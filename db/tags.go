@@ -234,12 +234,8 @@ func (db *DB) DeleteTagGroup(ctx context.Context, userID, id string) (Deleted, e
 			return Deleted{}, err
 		}
 		d := Deleted{ID: id, Warnings: []string{}}
-		if tags > 0 {
-			d.Warnings = append(d.Warnings, "Deleted "+plural(tags, "tag"))
-		}
-		if links > 0 {
-			d.Warnings = append(d.Warnings, "Removed "+plural(links, "tag association"))
-		}
+		d.note("Deleted", tags, "tag")
+		d.note("Removed", links, "tag association")
 		return d, nil
 	})
 }
@@ -384,9 +380,7 @@ func (db *DB) DeleteTag(ctx context.Context, userID, id string) (Deleted, error)
 			return Deleted{}, notFound("Tag")
 		}
 		d := Deleted{ID: id, Warnings: []string{}}
-		if links > 0 {
-			d.Warnings = append(d.Warnings, "Removed "+plural(links, "tag association"))
-		}
+		d.note("Removed", links, "tag association")
 		return d, nil
 	})
 }

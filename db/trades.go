@@ -607,15 +607,9 @@ func (db *DB) DeleteTrade(ctx context.Context, userID, id string) (Deleted, erro
 			return Deleted{}, err
 		}
 		d := Deleted{ID: id, Warnings: []string{}}
-		if fills > 0 {
-			d.Warnings = append(d.Warnings, "Deleted "+plural(fills, "execution"))
-		}
-		if writeUps > 0 {
-			d.Warnings = append(d.Warnings, "Deleted "+plural(writeUps, "trade write-up"))
-		}
-		if tagLinks > 0 {
-			d.Warnings = append(d.Warnings, "Removed "+plural(tagLinks, "tag association"))
-		}
+		d.note("Deleted", fills, "execution")
+		d.note("Deleted", writeUps, "trade write-up")
+		d.note("Removed", tagLinks, "tag association")
 		return d, nil
 	})
 }
