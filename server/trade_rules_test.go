@@ -196,3 +196,30 @@ func TestDayLevelRulesCountUnruledTrades(t *testing.T) {
 		t.Errorf("the unruled trade moved away: violating %v, want none", got)
 	}
 }
+
+// TestRepricingRechecksTheDay: a new point value changes every trade of its
+// root, and each day's loss rule is checked again once all of them have
+// their new P&L. The 10:00 trade is created first, so it is repriced while
+// the 09:30 one still has its old P&L: only the day's check afterwards
+// sees the day at -600 against its limit of 500.
+func TestRepricingRechecksTheDay(t *testing.T) {
+	e := newTradeEnv(t)
+	s := e.createStrategy(t, e.key, `{"title": "Daily", "strategy_rules": [{"check": {"kind": "max_daily_loss", "value": 500}}]}`)
+	mk := func(clock string, exit float64) string {
+		tr, _ := e.create(t, e.tradeBody("ESZ5", "long", fmt.Sprintf(`"entry_price": 6000, "quantity": 1, "exit_price": %g,
+			"entry_time": %q, "risk_management_strategy_ids": [%q]`, exit, clock, s.ID)))
+		return tr.ID
+	}
+	later := mk("10:00:00", 5998)  // -2 points: -100 at 50, -400 at 200
+	earlier := mk("09:30:00", 5999) // -1 point: -50 at 50, -200 at 200
+	if got, _ := e.list(t, "has_violations=true"); len(got) != 0 {
+		t.Fatalf("a day of -150 breaks a limit of 500: %v", ids(got))
+	}
+	if status, b := e.do(t, "PUT", "/api/v1/instruments/ES", e.key, `{"point_value": 200}`); status != 200 {
+		t.Fatalf("PUT instrument: %d %s", status, b)
+	}
+	got, _ := e.list(t, "has_violations=true")
+	if len(got) != 1 || got[0].ID != later {
+		t.Errorf("after ES went to 200 a point: violating %v, want only the 10:00 trade %s (not %s)", ids(got), later, earlier)
+	}
+}
