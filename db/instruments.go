@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -157,28 +158,33 @@ func (db *DB) repriceRoot(ctx context.Context, tx txn, userID, root string) (int
 	if err != nil {
 		return 0, err
 	}
+	trades, err := loadTrades(ctx, tx, ids)
+	if err != nil {
+		return 0, err
+	}
 	now := db.now()
-	for _, id := range ids {
-		t, err := loadTrade(ctx, tx, userID, id)
-		if err != nil {
-			return 0, err
-		}
-		if err := priceTrade(&t, overrides, loc); err != nil {
+	days := map[dayKey]bool{}
+	for i := range trades {
+		t := &trades[i]
+		if err := priceTrade(t, overrides, loc); err != nil {
 			return 0, err
 		}
 		t.UpdatedAt = now
-		if err := saveTrade(ctx, tx, userID, &t, false); err != nil {
+		if err := saveTrade(ctx, tx, userID, t, false); err != nil {
 			return 0, err
 		}
-		// A new point value changes P&L, which loss rules look at.
-		if err := db.evaluateRules(ctx, tx, userID, &t, false); err != nil {
+		// A new point value changes P&L, which loss rules look at: the
+		// trade's own, and its day's, once all its trades have their new
+		// P&L.
+		if err := db.evaluateRules(ctx, tx, userID, t, false); err != nil {
 			return 0, err
 		}
-		if err := db.reevaluateDays(ctx, tx, userID, t.ID, dayKey{t.AccountID, t.EntryDate}); err != nil {
-			return 0, err
-		}
+		days[dayKey{t.AccountID, t.EntryDate}] = true
 	}
-	return len(ids), nil
+	if err := db.reevaluateDays(ctx, tx, userID, "", slices.Collect(maps.Keys(days))...); err != nil {
+		return 0, err
+	}
+	return len(trades), nil
 }
 
 // countRootFutures counts the user's futures trades of root.
