@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"maps"
+	"slices"
 	"strconv"
 )
 
@@ -120,14 +122,23 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 		if err != nil {
 			return Deleted{}, err
 		}
+		ids := make([]string, len(trades))
+		for i, tt := range trades {
+			ids[i] = tt.id
+		}
+		loaded, err := loadTrades(ctx, tx, ids)
+		if err != nil {
+			return Deleted{}, err
+		}
+		byID := make(map[string]*Trade, len(loaded))
+		for i := range loaded {
+			byID[loaded[i].ID] = &loaded[i]
+		}
 		days := map[dayKey]bool{}
 		removed, rederived := 0, 0
 		now := db.now()
 		for _, tt := range trades {
-			t, err := loadTrade(ctx, tx, userID, tt.id)
-			if err != nil {
-				return Deleted{}, err
-			}
+			t := byID[tt.id]
 			days[dayKey{t.AccountID, t.EntryDate}] = true
 			if tt.left == 0 {
 				if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, t.ID); err != nil {
@@ -138,7 +149,7 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 			}
 			t.UpdatedAt = now
 			var inv *InvalidError
-			if err := priceTrade(&t, overrides, loc); errors.As(err, &inv) {
+			if err := priceTrade(t, overrides, loc); errors.As(err, &inv) {
 				// What is left does not open a position: a later import
 				// continued this one's trade.
 				return Deleted{}, &ConflictError{
@@ -148,19 +159,15 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 			} else if err != nil {
 				return Deleted{}, err
 			}
-			if err := saveTrade(ctx, tx, userID, &t, false); err != nil {
+			if err := saveTrade(ctx, tx, userID, t, false); err != nil {
 				return Deleted{}, err
 			}
-			if err := db.evaluateRules(ctx, tx, userID, &t, false); err != nil {
+			if err := db.evaluateRules(ctx, tx, userID, t, false); err != nil {
 				return Deleted{}, err
 			}
 			rederived++
 		}
-		keys := make([]dayKey, 0, len(days))
-		for d := range days {
-			keys = append(keys, d)
-		}
-		if err := db.reevaluateDays(ctx, tx, userID, "", keys...); err != nil {
+		if err := db.reevaluateDays(ctx, tx, userID, "", slices.Collect(maps.Keys(days))...); err != nil {
 			return Deleted{}, err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM imports WHERE user_id = ? AND id = ?`, userID, id); err != nil {
