@@ -210,7 +210,7 @@ func TestRepricingRechecksTheDay(t *testing.T) {
 			"entry_time": %q, "risk_management_strategy_ids": [%q]`, exit, clock, s.ID)))
 		return tr.ID
 	}
-	later := mk("10:00:00", 5998)  // -2 points: -100 at 50, -400 at 200
+	later := mk("10:00:00", 5998)   // -2 points: -100 at 50, -400 at 200
 	earlier := mk("09:30:00", 5999) // -1 point: -50 at 50, -200 at 200
 	if got, _ := e.list(t, "has_violations=true"); len(got) != 0 {
 		t.Fatalf("a day of -150 breaks a limit of 500: %v", ids(got))
