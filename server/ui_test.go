@@ -259,6 +259,15 @@ func TestDashboardShowsTheAPIFigures(t *testing.T) {
 	if len(find(dash, func(n *html.Node) bool { return n.Data == "polyline" })) != 1 {
 		t.Error("no equity curve")
 	}
+	// Another month by ?month=; a month that is none is a 400 naming it.
+	if jan := b.send(t, "GET", "/dashboard?month=2026-01", nil, ""); jan.Code != http.StatusOK ||
+		!strings.Contains(jan.Body.String(), "January 2026") || strings.Contains(jan.Body.String(), `data-date="2026-02-05"`) {
+		t.Errorf("?month=2026-01: %d, want January 2026 without February's days", jan.Code)
+	}
+	if bad := b.send(t, "GET", "/dashboard?month=2026-13", nil, ""); bad.Code != http.StatusBadRequest ||
+		!strings.Contains(bad.Body.String(), "month must be YYYY-MM") {
+		t.Errorf("?month=2026-13: %d %s, want a 400 naming month", bad.Code, bad.Body)
+	}
 	trades := b.page(t, "/trades")
 	rows := find(trades, func(n *html.Node) bool { return attr(n, "data-trade") != "" })
 	if len(rows) != 3 {
