@@ -21,6 +21,12 @@ import (
 func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	q := r.URL.Query()
 	filter, err := parseTradeFilter(url.Values{"account_id": q["account_id"], "start_date": q["start_date"], "end_date": q["end_date"]})
+	var month time.Time // zero: the calendar picks its month
+	if m := q.Get("month"); err == nil && m != "" {
+		if month, err = time.Parse("2006-01", m); err != nil {
+			err = invalid("month", "month must be YYYY-MM")
+		}
+	}
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
@@ -46,11 +52,7 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request, sess *d
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	cal, err := newCalendar(q, daily, s.db.Now(), sess.Timezone)
-	if err != nil {
-		s.errorPage(w, r, sess, err)
-		return
-	}
+	cal := newCalendar(q, month, daily, s.db.Now(), sess.Timezone)
 	s.render(w, r, http.StatusOK, "dashboard", struct {
 		pageData
 		Filter   db.TradeFilter
@@ -109,22 +111,19 @@ type calendarDay struct {
 	Trades int
 }
 
-// newCalendar builds the month q's month names (YYYY-MM), else the month
-// of the latest day with trades, else this month in the user's timezone.
-func newCalendar(q url.Values, daily []db.DailyStats, now time.Time, timezone string) (calendar, error) {
-	loc, err := time.LoadLocation(timezone)
-	if err != nil {
-		loc = time.UTC
-	}
-	month := now.In(loc)
-	if len(daily) > 0 {
-		if d, err := time.Parse(time.DateOnly, daily[len(daily)-1].Date); err == nil {
-			month = d
+// newCalendar builds the given month, else (month zero) the month of the
+// latest day with trades, else this month in the user's timezone.
+func newCalendar(q url.Values, month time.Time, daily []db.DailyStats, now time.Time, timezone string) calendar {
+	if month.IsZero() {
+		loc, err := time.LoadLocation(timezone)
+		if err != nil {
+			loc = time.UTC
 		}
-	}
-	if m := q.Get("month"); m != "" {
-		if month, err = time.Parse("2006-01", m); err != nil {
-			return calendar{}, invalid("month", "month must be YYYY-MM")
+		month = now.In(loc)
+		if len(daily) > 0 {
+			if d, err := time.Parse(time.DateOnly, daily[len(daily)-1].Date); err == nil {
+				month = d
+			}
 		}
 	}
 	first := time.Date(month.Year(), month.Month(), 1, 0, 0, 0, 0, time.UTC)
@@ -156,7 +155,7 @@ func newCalendar(q url.Values, daily []db.DailyStats, now time.Time, timezone st
 		return "/dashboard?" + v.Encode()
 	}
 	c.PrevURL, c.NextURL = link(first.AddDate(0, -1, 0)), link(first.AddDate(0, 1, 0))
-	return c, nil
+	return c
 }
 
 // handleTradesPage lists the trades, filtered and paged as the API's list.
