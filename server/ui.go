@@ -175,8 +175,14 @@ func (p pageData) CSRF() string {
 
 // render writes a page; a template error is a bug, answered as a 500.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
+	s.renderPart(w, r, status, page, "layout", data)
+}
+
+// renderPart answers with one named template of a page: the whole page
+// ("layout"), or a fragment of it that the page's script asks for.
+func (s *Server) renderPart(w http.ResponseWriter, r *http.Request, status int, page, name string, data any) {
 	var buf bytes.Buffer
-	if err := templates[page].ExecuteTemplate(&buf, "layout", data); err != nil {
+	if err := templates[page].ExecuteTemplate(&buf, name, data); err != nil {
 		s.log.ErrorContext(r.Context(), "render page", "request_id", requestID(r.Context()), "page", page, "err", err)
 		status, buf = http.StatusInternalServerError, *bytes.NewBufferString("Internal error\n")
 	}

@@ -1,10 +1,7 @@
 package server
 
 import (
-	"bytes"
 	"errors"
-	"html/template"
-	"io"
 	"net/http"
 
 	"tradejournal/db"
@@ -74,9 +71,7 @@ func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *
 	}
 	s.formProblem(w, r, sess, err, func(status int, problem string) {
 		if r.Header.Get("X-Fragment") == "preview" {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.WriteHeader(status)
-			io.WriteString(w, `<p role="alert" class="error">`+template.HTMLEscapeString(problem)+`</p>`)
+			s.renderPart(w, r, status, "import", "problem", problem)
 			return
 		}
 		s.renderImport(w, r, sess, status, importPage{Error: problem})
@@ -90,13 +85,7 @@ func (s *Server) renderPreview(w http.ResponseWriter, r *http.Request, sess *db.
 		s.renderImport(w, r, sess, http.StatusOK, importPage{Preview: &imp})
 		return
 	}
-	var buf bytes.Buffer
-	if err := templates["import"].ExecuteTemplate(&buf, "preview", imp); err != nil {
-		s.errorPage(w, r, sess, err)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Write(buf.Bytes())
+	s.renderPart(w, r, http.StatusOK, "import", "preview", imp)
 }
 
 // handleImportUndo undoes an import as DELETE /imports/{id} does, without
