@@ -3,28 +3,42 @@ package db
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"os"
 	"sync"
+	"time"
 )
 
 // The write-ahead log grows with every commit until a checkpoint copies
-// its pages into the database file and the log starts over. SQLite's own
-// checkpoints run inside the commit that crosses 1000 pages, on the
-// writer's connection, so that commit waits for them; and they can never
-// start the log over while a reader is reading from it, which under a
-// steady stream of readers is always, so the log grows without end.
+// its pages into the database file, after which the next writer starts the
+// log over from its beginning, if no reader still reads from it. SQLite's
+// own checkpoints run inside the commit that crosses 1000 pages, on the
+// writer's connection, so that commit waits for them; and under a steady
+// stream of readers the log never starts over and grows without end.
 //
 // So the writer does no checkpoints of its own (wal_autocheckpoint 0), and
-// the checkpointer, on a connection of its own, runs them after commits:
-// a PASSIVE one, which blocks no one, once the log passes walPassiveAt;
-// and past walLimit a TRUNCATE one, which holds off writes while the last
-// pages are copied and the readers still on the log finish (new readers
-// then read the database file), and empties the log. Its busy timeout is
-// short, so writes never wait long for it: a TRUNCATE that cannot finish
-// in time gives up and is tried again after the next commit.
+// the checkpointer, on a connection of its own, runs them after commits. It
+// reads how far the log is from the wal-index header in the -shm file (see
+// walState) and runs:
+//   - a PASSIVE checkpoint, which blocks no one, once walPassiveAt of the
+//     log waits to be copied. Each one fsyncs the database file, so one
+//     after every commit would cost a stream of writes a sixth of its rate;
+//   - a PASSIVE one after every commit once the log has walPinnedAt in it
+//     and has not started over: readers are keeping it, and each reader that
+//     starts while nothing waits to be copied reads the database file alone
+//     and leaves the log free to start over;
+//   - a TRUNCATE one past walLimit, which holds off writes while the last
+//     pages are copied and the readers still on the log finish (new readers
+//     then read the database file), and empties the log. Its busy timeout is
+//     short, so writes never wait long for it: a TRUNCATE that cannot finish
+//     in time gives up and is tried again after the next commit;
+//   - a PASSIVE one when no commit has come for walIdle, so a journal at
+//     rest has its log copied into the database file.
 const (
 	walPassiveAt = 1 << 20 // bytes
+	walPinnedAt  = 4 << 20
 	walLimit     = 16 << 20
+	walIdle      = time.Second
 	// checkpointWait is the checkpointer's busy timeout, in milliseconds.
 	checkpointWait = 50
 )
@@ -33,16 +47,23 @@ const (
 type checkpointer struct {
 	pool     *sql.DB // one connection, its own
 	wal      string  // the log's path
+	shm      string  // the wal-index's path
 	kick     chan struct{}
 	stop     chan struct{}
 	done     chan struct{}
 	stopOnce sync.Once
 }
 
-func newCheckpointer(pool *sql.DB, wal string) *checkpointer {
-	c := &checkpointer{pool: pool, wal: wal, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+// newCheckpointer starts the checkpointer of the journal at path, on pool.
+func newCheckpointer(ctx context.Context, pool *sql.DB, path string) (*checkpointer, error) {
+	// The connection holds the -shm file open, so the one opened here is
+	// the one SQLite uses for as long as the checkpointer runs.
+	if err := pool.PingContext(ctx); err != nil {
+		return nil, err
+	}
+	c := &checkpointer{pool: pool, wal: path + "-wal", shm: path + "-shm", kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go c.run()
-	return c
+	return c, nil
 }
 
 // committed tells the checkpointer that the log grew; it never waits.
@@ -55,25 +76,70 @@ func (c *checkpointer) committed() {
 
 func (c *checkpointer) run() {
 	defer close(c.done)
+	shm, _ := os.Open(c.shm) // nil when it cannot be read: every commit then checkpoints
+	if shm != nil {
+		defer shm.Close()
+	}
+	idle := time.NewTimer(walIdle)
+	idle.Stop()
 	for {
 		select {
 		case <-c.kick:
+		case <-idle.C:
+			c.checkpoint("PASSIVE")
+			continue
 		case <-c.stop:
 			return
 		}
-		fi, err := os.Stat(c.wal)
-		if err != nil || fi.Size() < walPassiveAt {
-			continue
+		logged, waiting, ok := walState(shm)
+		switch {
+		case !ok:
+			c.checkpoint("PASSIVE")
+		case logged >= walLimit:
+			c.checkpoint("TRUNCATE")
+		case waiting >= walPassiveAt || waiting > 0 && logged >= walPinnedAt:
+			c.checkpoint("PASSIVE")
+		case waiting > 0:
+			idle.Reset(walIdle)
 		}
-		mode := "PASSIVE"
-		if fi.Size() >= walLimit {
-			mode = "TRUNCATE"
-		}
-		// A failure (busy: readers or a writer held on) is left for the
-		// next commit to try again; nothing is lost by waiting.
-		var busy, logged, copied int
-		c.pool.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(`+mode+`)`).Scan(&busy, &logged, &copied)
 	}
+}
+
+// checkpoint runs one checkpoint of the given mode. A failure (busy:
+// readers or a writer held on) is left for the next commit to try again;
+// nothing is lost by waiting.
+func (c *checkpointer) checkpoint(mode string) {
+	var busy, logged, copied int
+	c.pool.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(`+mode+`)`).Scan(&busy, &logged, &copied)
+}
+
+// walState reads, from the wal-index header at the start of the -shm file
+// (https://sqlite.org/walformat.html), how many bytes of frames the log
+// holds since it last started over, and how many of those wait to be
+// copied into the database file. The header is read without a lock, so it
+// may be torn by a commit or checkpoint under way; that only moves the
+// next checkpoint by a commit.
+func walState(shm *os.File) (logged, waiting int64, ok bool) {
+	if shm == nil {
+		return 0, 0, false
+	}
+	var h [100]byte
+	if _, err := shm.ReadAt(h[:], 0); err != nil {
+		return 0, 0, false
+	}
+	e := binary.NativeEndian
+	isInit := h[12]
+	pageSize := int64(e.Uint16(h[14:]))
+	if pageSize == 1 {
+		pageSize = 65536
+	}
+	mxFrame := int64(e.Uint32(h[16:]))
+	nBackfill := int64(e.Uint32(h[96:]))
+	if isInit == 0 || pageSize < 512 {
+		return 0, 0, false
+	}
+	frame := 24 + pageSize
+	return mxFrame * frame, max(0, mxFrame-nBackfill) * frame, true
 }
 
 // close stops the checkpointer and closes its connection; closing again

@@ -2,9 +2,11 @@ package db
 
 import (
 	"crypto/rand"
+	"database/sql"
 	"os"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestWALBoundedUnderReaders writes 50 MiB in 800 commits, as fast as
@@ -61,5 +63,104 @@ func TestWALBoundedUnderReaders(t *testing.T) {
 	t.Logf("the log reached %.1f MiB", float64(largest)/(1<<20))
 	if limit := int64(2 * walLimit); largest > limit {
 		t.Errorf("the log reached %d bytes under readers, want at most %d", largest, limit)
+	}
+}
+
+// TestWALState reads the wal-index header as SQLite itself reports it: a
+// reader holding a snapshot keeps a checkpoint from copying the commits
+// made after it, and walState says how many frames the log holds and how
+// many still wait.
+func TestWALState(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	write := func(n int) {
+		t.Helper()
+		for range n {
+			if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
+				_, err := tx.ExecContext(ctx, `INSERT INTO scratch VALUES (randomblob(3000))`)
+				return struct{}{}, err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
+		_, err := tx.ExecContext(ctx, `CREATE TABLE scratch (b BLOB)`)
+		return struct{}{}, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	write(5)
+	reader, err := d.beginRead(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := reader.QueryRowContext(ctx, `SELECT count(*) FROM scratch`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	write(10)
+	var busy, logged, copied int64
+	raw, err := sql.Open("sqlite", d.checkpointer.wal[:len(d.checkpointer.wal)-len("-wal")])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if err := raw.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &logged, &copied); err != nil {
+		t.Fatal(err)
+	}
+	reader.Rollback()
+	if copied >= logged {
+		t.Fatalf("the checkpoint copied %d of %d frames past a reader's snapshot", copied, logged)
+	}
+	shm, err := os.Open(d.checkpointer.shm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shm.Close()
+	gotLogged, gotWaiting, ok := walState(shm)
+	const frame = 24 + 4096
+	if !ok || gotLogged != logged*frame || gotWaiting != (logged-copied)*frame {
+		t.Errorf("walState = %d, %d, %v; want %d, %d, true", gotLogged, gotWaiting, ok, logged*frame, (logged-copied)*frame)
+	}
+}
+
+// TestIdleLogIsCopied: a log too small for a checkpoint of its own is
+// copied into the database file once no commit has come for walIdle.
+func TestIdleLogIsCopied(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
+		_, err := tx.ExecContext(ctx, `CREATE TABLE scratch (b BLOB)`)
+		return struct{}{}, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	shm, err := os.Open(d.checkpointer.shm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shm.Close()
+	for range 20 {
+		if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
+			_, err := tx.ExecContext(ctx, `INSERT INTO scratch VALUES (randomblob(100))`)
+			return struct{}{}, err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(walIdle + 10*time.Second)
+	for {
+		logged, waiting, ok := walState(shm)
+		if !ok {
+			t.Fatal("walState cannot read the wal-index")
+		}
+		if waiting == 0 && logged > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes of the log still wait to be copied %v after the last commit", waiting, walIdle+10*time.Second)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -97,6 +97,14 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	ckpt.SetMaxOpenConns(1)
 	ckpt.SetConnMaxIdleTime(0)
+	checkpointer, err := newCheckpointer(ctx, ckpt, abs)
+	if err != nil {
+		ckpt.Close()
+		write.Close()
+		read.Close()
+		lookup.Close()
+		return nil, err
+	}
 	writeStmts := newStmtCache(write)
 	d := &DB{
 		write:        write,
@@ -106,7 +114,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		lookup:       lookup,
 		lookupStmts:  newStmtCache(lookup),
 		writer:       newWriter(write, writeStmts),
-		checkpointer: newCheckpointer(ckpt, abs+"-wal"),
+		checkpointer: checkpointer,
 		Now:          time.Now,
 		NewID:        newUUIDv7,
 	}
