@@ -27,11 +27,14 @@ import (
 //     and has not started over: readers are keeping it, and each reader that
 //     starts while nothing waits to be copied reads the database file alone
 //     and leaves the log free to start over;
-//   - a TRUNCATE one past walLimit, which holds off writes while the last
-//     pages are copied and the readers still on the log finish (new readers
-//     then read the database file), and empties the log. Its busy timeout is
-//     short, so writes never wait long for it: a TRUNCATE that cannot finish
-//     in time gives up and is tried again after the next commit;
+//   - a TRUNCATE one past walLimit, which copies the last pages, waits for
+//     the readers still on the log to finish (new readers then read the
+//     database file), and empties the log. It runs between two groups of
+//     writes (writer.between), holding the next off: SQLite's own wait for
+//     the writer's lock would seldom find the writer between two groups
+//     under a stream of writes. Its busy timeout is short, so writes never
+//     wait long for it: one that cannot finish in time gives up and is
+//     tried again after the next commit;
 //   - a PASSIVE one when no commit has come for walIdle, so a journal at
 //     rest has its log copied into the database file.
 const (
@@ -46,8 +49,9 @@ const (
 // checkpointer runs the checkpoints of one journal.
 type checkpointer struct {
 	pool     *sql.DB // one connection, its own
-	wal      string  // the log's path
-	shm      string  // the wal-index's path
+	writer   *writer
+	wal      string // the log's path
+	shm      string // the wal-index's path
 	kick     chan struct{}
 	stop     chan struct{}
 	done     chan struct{}
@@ -55,13 +59,13 @@ type checkpointer struct {
 }
 
 // newCheckpointer starts the checkpointer of the journal at path, on pool.
-func newCheckpointer(ctx context.Context, pool *sql.DB, path string) (*checkpointer, error) {
+func newCheckpointer(ctx context.Context, pool *sql.DB, path string, w *writer) (*checkpointer, error) {
 	// The connection holds the -shm file open, so the one opened here is
 	// the one SQLite uses for as long as the checkpointer runs.
 	if err := pool.PingContext(ctx); err != nil {
 		return nil, err
 	}
-	c := &checkpointer{pool: pool, wal: path + "-wal", shm: path + "-shm", kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	c := &checkpointer{pool: pool, writer: w, wal: path + "-wal", shm: path + "-shm", kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go c.run()
 	return c, nil
 }
@@ -96,7 +100,9 @@ func (c *checkpointer) run() {
 		case !ok:
 			c.checkpoint("PASSIVE")
 		case logged >= walLimit:
-			c.checkpoint("TRUNCATE")
+			// What waits is copied first, while writes go on.
+			c.checkpoint("PASSIVE")
+			c.writer.between(func() { c.checkpoint("TRUNCATE") })
 		case waiting >= walPassiveAt || waiting > 0 && logged >= walPinnedAt:
 			c.checkpoint("PASSIVE")
 		case waiting > 0:

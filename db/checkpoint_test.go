@@ -3,18 +3,30 @@ package db
 import (
 	"crypto/rand"
 	"database/sql"
+	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 // TestWALBoundedUnderReaders writes 50 MiB in 800 commits, as fast as
 // the disk takes them, while four readers read in a loop that never
-// pauses: the write-ahead log stays within twice walLimit (what arrives
-// while a checkpoint runs is on top of walLimit), where without the
-// checkpointer it grows by all 50 MiB.
+// pauses: the write-ahead log stays within 1.5 times walLimit (what
+// arrives while a checkpoint runs is on top of walLimit), where without the
+// checkpointer it grows by all 50 MiB. With 16 writers at once, the
+// writer is always in a group, and the TRUNCATE must find a moment
+// between two (without writer.between the log reached 29-51 MiB).
 func TestWALBoundedUnderReaders(t *testing.T) {
+	for _, writers := range []int{1, 16} {
+		t.Run(fmt.Sprintf("writers=%d", writers), func(t *testing.T) {
+			walBoundedUnderReaders(t, writers)
+		})
+	}
+}
+
+func walBoundedUnderReaders(t *testing.T, writers int) {
 	d := newTestDB(t)
 	ctx := t.Context()
 	if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
@@ -44,25 +56,34 @@ func TestWALBoundedUnderReaders(t *testing.T) {
 			}
 		})
 	}
-	blob := make([]byte, 64<<10)
-	var largest int64
-	for range 800 {
-		rand.Read(blob)
-		if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
-			_, err := tx.ExecContext(ctx, `INSERT INTO scratch VALUES (?)`, blob)
-			return struct{}{}, err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if fi, err := os.Stat(d.checkpointer.wal); err == nil {
-			largest = max(largest, fi.Size())
-		}
+	var largest atomic.Int64
+	var left atomic.Int64
+	left.Store(800)
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Go(func() {
+			blob := make([]byte, 64<<10)
+			for left.Add(-1) >= 0 {
+				rand.Read(blob)
+				if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
+					_, err := tx.ExecContext(ctx, `INSERT INTO scratch VALUES (?)`, blob)
+					return struct{}{}, err
+				}); err != nil {
+					t.Error(err)
+					return
+				}
+				if fi, err := os.Stat(d.checkpointer.wal); err == nil && fi.Size() > largest.Load() {
+					largest.Store(fi.Size()) // a race between writers only loses a sample
+				}
+			}
+		})
 	}
+	wg.Wait()
 	close(stop)
 	readers.Wait()
-	t.Logf("the log reached %.1f MiB", float64(largest)/(1<<20))
-	if limit := int64(2 * walLimit); largest > limit {
-		t.Errorf("the log reached %d bytes under readers, want at most %d", largest, limit)
+	t.Logf("the log reached %.1f MiB", float64(largest.Load())/(1<<20))
+	if limit := int64(walLimit * 3 / 2); largest.Load() > limit {
+		t.Errorf("the log reached %d bytes under readers, want at most %d", largest.Load(), limit)
 	}
 }
 

@@ -97,7 +97,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	ckpt.SetMaxOpenConns(1)
 	ckpt.SetConnMaxIdleTime(0)
-	checkpointer, err := newCheckpointer(ctx, ckpt, abs)
+	writeStmts := newStmtCache(write)
+	writer := newWriter(write, writeStmts)
+	checkpointer, err := newCheckpointer(ctx, ckpt, abs, writer)
 	if err != nil {
 		ckpt.Close()
 		write.Close()
@@ -105,7 +107,6 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		lookup.Close()
 		return nil, err
 	}
-	writeStmts := newStmtCache(write)
 	d := &DB{
 		write:        write,
 		read:         read,
@@ -113,7 +114,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		readStmts:    newStmtCache(read),
 		lookup:       lookup,
 		lookupStmts:  newStmtCache(lookup),
-		writer:       newWriter(write, writeStmts),
+		writer:       writer,
 		checkpointer: checkpointer,
 		Now:          time.Now,
 		NewID:        newUUIDv7,

@@ -90,6 +90,19 @@ func (w *writer) begin(ctx context.Context, alone bool) (txn, error) {
 	return txn{Tx: m.g.tx, cache: w.stmts, m: m}, nil
 }
 
+// between runs fn while no write runs and no group is open: it waits for
+// the turn as a write does, and commits the open group first.
+func (w *writer) between(fn func()) {
+	w.waiting.Add(1)
+	w.turn <- struct{}{}
+	w.waiting.Add(-1)
+	if w.open != nil {
+		w.close()
+	}
+	fn()
+	<-w.turn
+}
+
 // commit adds the write to its group, and waits for the group's commit.
 func (m *member) commit() error {
 	if m.finished {
