@@ -21,8 +21,9 @@ import (
 // reads how far the log is from the wal-index header in the -shm file (see
 // walState) and runs:
 //   - a PASSIVE checkpoint, which blocks no one, once walPassiveAt of the
-//     log waits to be copied. Each one fsyncs the database file, so one
-//     after every commit would cost a stream of writes a sixth of its rate;
+//     log waits to be copied: about the 1000 pages at which SQLite's own
+//     would run. Each one fsyncs the database file, so one after every
+//     commit would cost a stream of writes a sixth of its rate;
 //   - a PASSIVE one after every commit once the log has walPinnedAt in it
 //     and has not started over: readers are keeping it, and each reader that
 //     starts while nothing waits to be copied reads the database file alone
@@ -38,8 +39,8 @@ import (
 //   - a PASSIVE one when no commit has come for walIdle, so a journal at
 //     rest has its log copied into the database file.
 const (
-	walPassiveAt = 1 << 20 // bytes
-	walPinnedAt  = 4 << 20
+	walPassiveAt = 4 << 20 // bytes
+	walPinnedAt  = 8 << 20
 	walLimit     = 16 << 20
 	walIdle      = time.Second
 	// checkpointWait is the checkpointer's busy timeout, in milliseconds.
