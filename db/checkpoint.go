@@ -104,7 +104,13 @@ func (c *checkpointer) run() {
 			// What waits is copied first, while writes go on.
 			c.checkpoint("PASSIVE")
 			c.writer.between(func() { c.checkpoint("TRUNCATE") })
-		case waiting >= walPassiveAt || waiting > 0 && logged >= walPinnedAt:
+		case waiting >= walPassiveAt:
+			c.checkpoint("PASSIVE")
+			// The commits made while it ran are copied between two groups,
+			// so that the next write finds nothing waiting and starts the
+			// log over (if no reader still reads from it).
+			c.writer.between(func() { c.checkpoint("PASSIVE") })
+		case waiting > 0 && logged >= walPinnedAt:
 			c.checkpoint("PASSIVE")
 		case waiting > 0:
 			idle.Reset(walIdle)
