@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"tradejournal/db/trading"
 )
@@ -340,27 +341,41 @@ func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFill
 
 // insertExecutions writes a trade's fills with one prepared statement.
 func insertExecutions(ctx context.Context, tx txn, tradeID string, fills []Execution) error {
-	if len(fills) == 0 {
-		return nil
-	}
-	stmt, err := tx.stmt(ctx, `INSERT INTO executions (id, trade_id, position, side, price, quantity,
-		commission, execution_date, execution_time, execution_type, execution_timestamp, source_id, import_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	for i, e := range fills {
-		source := e.sourceID
-		if source == "" {
-			source = e.ID
+	// One statement inserts up to fillsPerInsert fills, so that a trade's
+	// fills cost one statement in the writer's turn, not one each.
+	for at := 0; at < len(fills); at += fillsPerInsert {
+		chunk := fills[at:min(at+fillsPerInsert, len(fills))]
+		args := make([]any, 0, len(chunk)*fillColumns)
+		for i, e := range chunk {
+			source := e.sourceID
+			if source == "" {
+				source = e.ID
+			}
+			args = append(args, e.ID, tradeID, at+i, e.Side, e.Price, e.Quantity, e.Commission,
+				e.ExecutionDate, e.ExecutionTime, e.ExecutionType, e.ExecutionTimestamp, source, e.importID)
 		}
-		if _, err := stmt.ExecContext(ctx, e.ID, tradeID, i, e.Side, e.Price, e.Quantity, e.Commission,
-			e.ExecutionDate, e.ExecutionTime, e.ExecutionType, e.ExecutionTimestamp, source, e.importID); err != nil {
+		if _, err := tx.ExecContext(ctx, insertFills[len(chunk)-1], args...); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+const (
+	fillsPerInsert = 8
+	fillColumns    = 13
+)
+
+// insertFills[n-1] inserts n fills.
+var insertFills = func() (texts [fillsPerInsert]string) {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", fillColumns), ", ") + ")"
+	for n := range texts {
+		texts[n] = `INSERT INTO executions (id, trade_id, position, side, price, quantity,
+		commission, execution_date, execution_time, execution_type, execution_timestamp, source_id, import_id)
+		VALUES ` + strings.TrimSuffix(strings.Repeat(row+", ", n+1), ", ")
+	}
+	return texts
+}()
 
 // loadTrade reads one of the user's trades with its fills.
 func loadTrade(ctx context.Context, q querier, userID, id string) (Trade, error) {

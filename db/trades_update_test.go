@@ -1,6 +1,7 @@
 package db
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -87,4 +88,64 @@ func TestUpdateTradeIndexes(t *testing.T) {
 	if got, err := d.Trade(ctx, userID, tr.ID); err != nil || got.EntryTime != nil || got.PlaybookID != nil {
 		t.Errorf("after clearing: time %v, playbook %v, %v", got.EntryTime, got.PlaybookID, err)
 	}
+}
+
+// TestManyFills: a trade's fills go in eight to a statement; a trade of
+// 17 (8 + 8 + 1) keeps every fill, in order, when created and when its
+// fills are replaced by 9 (8 + 1), and the replaced ones are gone.
+func TestManyFills(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	userID, accountID := newTradeFixture(t, d)
+	fills := func(n int, price float64) []ExecutionInput {
+		in := make([]ExecutionInput, n)
+		for i := range in {
+			side := "buy"
+			if i >= (n+1)/2 {
+				side = "sell"
+			}
+			in[i] = ExecutionInput{Side: Some(side), Price: Some(price + float64(i)), Quantity: Some(1.0),
+				Commission: Some(0.62), ExecutionDate: Some("2026-02-05"),
+				ExecutionTime: Some(fmt.Sprintf("09:%02d:00", 10+i))}
+		}
+		return in
+	}
+	check := func(step string, id string, want []ExecutionInput) {
+		t.Helper()
+		got, err := d.Trade(ctx, userID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Executions) != len(want) {
+			t.Fatalf("%s: %d fills, want %d", step, len(got.Executions), len(want))
+		}
+		for i, e := range got.Executions {
+			if e.Price != want[i].Price.Value || e.ExecutionTime != want[i].ExecutionTime.Value {
+				t.Errorf("%s: fill %d is %v at %s, want %v at %s", step, i, e.Price, e.ExecutionTime,
+					want[i].Price.Value, want[i].ExecutionTime.Value)
+			}
+		}
+		var rows, positions int
+		if err := d.write.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT position) FROM executions WHERE trade_id = ?`,
+			id).Scan(&rows, &positions); err != nil {
+			t.Fatal(err)
+		}
+		if rows != len(want) || positions != len(want) {
+			t.Errorf("%s: %d rows with %d positions, want %d", step, rows, positions, len(want))
+		}
+	}
+
+	first := fills(17, 20000)
+	tr, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("NQZ5"),
+		Side: Some("long"), EntryDate: Some("2026-02-05"), Executions: Some(first)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("created", tr.ID, first)
+
+	second := fills(9, 21000)
+	if _, err := d.UpdateTrade(ctx, userID, tr.ID, TradeInput{Executions: Some(second)}); err != nil {
+		t.Fatal(err)
+	}
+	check("replaced", tr.ID, second)
 }
