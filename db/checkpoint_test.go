@@ -29,12 +29,7 @@ func TestWALBoundedUnderReaders(t *testing.T) {
 func walBoundedUnderReaders(t *testing.T, writers int) {
 	d := newTestDB(t)
 	ctx := t.Context()
-	if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
-		_, err := tx.ExecContext(ctx, `CREATE TABLE scratch (b BLOB)`)
-		return struct{}{}, err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	writeScratch(t, d, `CREATE TABLE scratch (b BLOB)`)
 	stop := make(chan struct{})
 	var readers sync.WaitGroup
 	for range 4 {
@@ -105,12 +100,7 @@ func TestWALState(t *testing.T) {
 			}
 		}
 	}
-	if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
-		_, err := tx.ExecContext(ctx, `CREATE TABLE scratch (b BLOB)`)
-		return struct{}{}, err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	writeScratch(t, d, `CREATE TABLE scratch (b BLOB)`)
 	write(5)
 	reader, err := d.beginRead(ctx)
 	if err != nil {
@@ -151,12 +141,7 @@ func TestWALState(t *testing.T) {
 func TestIdleLogIsCopied(t *testing.T) {
 	d := newTestDB(t)
 	ctx := t.Context()
-	if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
-		_, err := tx.ExecContext(ctx, `CREATE TABLE scratch (b BLOB)`)
-		return struct{}{}, err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	writeScratch(t, d, `CREATE TABLE scratch (b BLOB)`)
 	shm, err := os.Open(d.checkpointer.shm)
 	if err != nil {
 		t.Fatal(err)
@@ -183,5 +168,17 @@ func TestIdleLogIsCopied(t *testing.T) {
 			t.Fatalf("%d bytes of the log still wait to be copied %v after the last commit", waiting, walIdle+10*time.Second)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// writeScratch runs one statement in a write of its own, for the tests
+// that fill the log with a table of blobs.
+func writeScratch(t *testing.T, d *DB, statement string) {
+	t.Helper()
+	if _, err := inTx(t.Context(), d.begin, func(tx txn) (struct{}, error) {
+		_, err := tx.ExecContext(t.Context(), statement)
+		return struct{}{}, err
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
