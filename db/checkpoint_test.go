@@ -182,3 +182,29 @@ func writeScratch(t *testing.T, d *DB, statement string) {
 		t.Fatal(err)
 	}
 }
+
+// TestLogStartsOverUnderWrites: with no reader, a stream of commits has
+// its log start over after each walPassiveAt checkpoint, so the log never
+// reaches walPinnedAt, where every commit would pay a checkpoint. The
+// commits made while a checkpoint runs are copied between two groups of
+// writes; without that they still waited when it ended, no write could
+// start the log over, and it passed walPinnedAt.
+func TestLogStartsOverUnderWrites(t *testing.T) {
+	d := newTestDB(t)
+	writeScratch(t, d, `CREATE TABLE scratch (b BLOB)`)
+	shm, err := os.Open(d.checkpointer.shm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shm.Close()
+	var largest int64
+	for range 6000 { // about 24 MiB of pages
+		writeScratch(t, d, `INSERT INTO scratch VALUES (randomblob(3000))`)
+		if logged, _, ok := walState(shm); ok && logged > largest {
+			largest = logged
+		}
+	}
+	if largest >= walPinnedAt {
+		t.Errorf("the log held %d bytes, want under %d", largest, walPinnedAt)
+	}
+}
