@@ -29,7 +29,7 @@ func TestWALBoundedUnderReaders(t *testing.T) {
 func walBoundedUnderReaders(t *testing.T, writers int) {
 	d := newTestDB(t)
 	ctx := t.Context()
-	writeScratch(t, d, `CREATE TABLE scratch (b BLOB)`)
+	execWrite(t, d, `CREATE TABLE scratch (b BLOB)`)
 	stop := make(chan struct{})
 	var readers sync.WaitGroup
 	for range 4 {
@@ -92,15 +92,10 @@ func TestWALState(t *testing.T) {
 	write := func(n int) {
 		t.Helper()
 		for range n {
-			if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
-				_, err := tx.ExecContext(ctx, `INSERT INTO scratch VALUES (randomblob(3000))`)
-				return struct{}{}, err
-			}); err != nil {
-				t.Fatal(err)
-			}
+			execWrite(t, d, `INSERT INTO scratch VALUES (randomblob(3000))`)
 		}
 	}
-	writeScratch(t, d, `CREATE TABLE scratch (b BLOB)`)
+	execWrite(t, d, `CREATE TABLE scratch (b BLOB)`)
 	write(5)
 	reader, err := d.beginRead(ctx)
 	if err != nil {
@@ -140,20 +135,14 @@ func TestWALState(t *testing.T) {
 // copied into the database file once no commit has come for walIdle.
 func TestIdleLogIsCopied(t *testing.T) {
 	d := newTestDB(t)
-	ctx := t.Context()
-	writeScratch(t, d, `CREATE TABLE scratch (b BLOB)`)
+	execWrite(t, d, `CREATE TABLE scratch (b BLOB)`)
 	shm, err := os.Open(d.checkpointer.shm)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer shm.Close()
 	for range 20 {
-		if _, err := inTx(ctx, d.begin, func(tx txn) (struct{}, error) {
-			_, err := tx.ExecContext(ctx, `INSERT INTO scratch VALUES (randomblob(100))`)
-			return struct{}{}, err
-		}); err != nil {
-			t.Fatal(err)
-		}
+		execWrite(t, d, `INSERT INTO scratch VALUES (randomblob(100))`)
 	}
 	deadline := time.Now().Add(walIdle + 10*time.Second)
 	for {
@@ -171,12 +160,11 @@ func TestIdleLogIsCopied(t *testing.T) {
 	}
 }
 
-// writeScratch runs one statement in a write of its own, for the tests
-// that fill the log with a table of blobs.
-func writeScratch(t *testing.T, d *DB, statement string) {
+// execWrite runs one statement as a write of its own.
+func execWrite(t *testing.T, d *DB, query string, args ...any) {
 	t.Helper()
 	if _, err := inTx(t.Context(), d.begin, func(tx txn) (struct{}, error) {
-		_, err := tx.ExecContext(t.Context(), statement)
+		_, err := tx.ExecContext(t.Context(), query, args...)
 		return struct{}{}, err
 	}); err != nil {
 		t.Fatal(err)
@@ -191,7 +179,7 @@ func writeScratch(t *testing.T, d *DB, statement string) {
 // start the log over, and it passed walPinnedAt.
 func TestLogStartsOverUnderWrites(t *testing.T) {
 	d := newTestDB(t)
-	writeScratch(t, d, `CREATE TABLE scratch (b BLOB)`)
+	execWrite(t, d, `CREATE TABLE scratch (b BLOB)`)
 	shm, err := os.Open(d.checkpointer.shm)
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +187,7 @@ func TestLogStartsOverUnderWrites(t *testing.T) {
 	defer shm.Close()
 	var largest int64
 	for range 6000 { // about 24 MiB of pages
-		writeScratch(t, d, `INSERT INTO scratch VALUES (randomblob(3000))`)
+		execWrite(t, d, `INSERT INTO scratch VALUES (randomblob(3000))`)
 		if logged, _, ok := walState(shm); ok && logged > largest {
 			largest = logged
 		}
