@@ -339,13 +339,13 @@ func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFill
 	return nil
 }
 
-// insertExecutions writes a trade's fills with one prepared statement.
+// insertExecutions writes a trade's fills, up to fillsPerInsert to a
+// statement, so that a trade's fills cost one statement in the writer's
+// turn, not one each.
 func insertExecutions(ctx context.Context, tx txn, tradeID string, fills []Execution) error {
-	// One statement inserts up to fillsPerInsert fills, so that a trade's
-	// fills cost one statement in the writer's turn, not one each.
 	for at := 0; at < len(fills); at += fillsPerInsert {
 		chunk := fills[at:min(at+fillsPerInsert, len(fills))]
-		args := make([]any, 0, len(chunk)*fillColumns)
+		var args []any
 		for i, e := range chunk {
 			source := e.sourceID
 			if source == "" {
@@ -354,7 +354,7 @@ func insertExecutions(ctx context.Context, tx txn, tradeID string, fills []Execu
 			args = append(args, e.ID, tradeID, at+i, e.Side, e.Price, e.Quantity, e.Commission,
 				e.ExecutionDate, e.ExecutionTime, e.ExecutionType, e.ExecutionTimestamp, source, e.importID)
 		}
-		if _, err := tx.ExecContext(ctx, insertFills[len(chunk)-1], args...); err != nil {
+		if _, err := tx.ExecContext(ctx, insertExecutionsSQL(len(chunk)), args...); err != nil {
 			return err
 		}
 	}
@@ -362,20 +362,15 @@ func insertExecutions(ctx context.Context, tx txn, tradeID string, fills []Execu
 }
 
 const (
-	fillsPerInsert = 8
-	fillColumns    = 13
+	fillsPerInsert         = 8
+	executionInsertColumns = `id, trade_id, position, side, price, quantity, commission, execution_date, execution_time, execution_type, execution_timestamp, source_id, import_id`
 )
 
-// insertFills[n-1] inserts n fills.
-var insertFills = func() (texts [fillsPerInsert]string) {
-	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", fillColumns), ", ") + ")"
-	for n := range texts {
-		texts[n] = `INSERT INTO executions (id, trade_id, position, side, price, quantity,
-		commission, execution_date, execution_time, execution_type, execution_timestamp, source_id, import_id)
-		VALUES ` + strings.TrimSuffix(strings.Repeat(row+", ", n+1), ", ")
-	}
-	return texts
-}()
+// insertExecutionsSQL inserts n fills, each bound as executionInsertColumns.
+func insertExecutionsSQL(n int) string {
+	row := `, (?` + strings.Repeat(", ?", strings.Count(executionInsertColumns, ",")) + `)`
+	return `INSERT INTO executions (` + executionInsertColumns + `) VALUES ` + strings.Repeat(row, n)[2:]
+}
 
 // loadTrade reads one of the user's trades with its fills.
 func loadTrade(ctx context.Context, q querier, userID, id string) (Trade, error) {
