@@ -23,7 +23,10 @@ import (
 //   - a PASSIVE checkpoint, which blocks no one, once walPassiveAt of the
 //     log waits to be copied: about the 1000 pages at which SQLite's own
 //     would run. Each one fsyncs the database file, so one after every
-//     commit would cost a stream of writes a sixth of its rate;
+//     commit would cost a stream of writes a sixth of its rate. A second
+//     one, between two groups of writes, copies what was committed while
+//     the first ran, so that the next write finds nothing waiting and
+//     starts the log over;
 //   - a PASSIVE one after every commit once the log has walPinnedAt in it
 //     and has not started over: readers are keeping it, and each reader that
 //     starts while nothing waits to be copied reads the database file alone
@@ -106,9 +109,7 @@ func (c *checkpointer) run() {
 			c.writer.between(func() { c.checkpoint("TRUNCATE") })
 		case waiting >= walPassiveAt:
 			c.checkpoint("PASSIVE")
-			// The commits made while it ran are copied between two groups,
-			// so that the next write finds nothing waiting and starts the
-			// log over (if no reader still reads from it).
+			// Then what was committed while it ran, between two groups.
 			c.writer.between(func() { c.checkpoint("PASSIVE") })
 		case waiting > 0 && logged >= walPinnedAt:
 			c.checkpoint("PASSIVE")
