@@ -87,7 +87,7 @@ func walBoundedUnderReaders(t *testing.T, writers int) {
 // made after it, and walState says how many frames the log holds and how
 // many still wait.
 func TestWALState(t *testing.T) {
-	d := newTestDB(t)
+	d, shm := scratchJournal(t)
 	ctx := t.Context()
 	write := func(n int) {
 		t.Helper()
@@ -95,7 +95,6 @@ func TestWALState(t *testing.T) {
 			execWrite(t, d, `INSERT INTO scratch VALUES (randomblob(3000))`)
 		}
 	}
-	execWrite(t, d, `CREATE TABLE scratch (b BLOB)`)
 	write(5)
 	reader, err := d.beginRead(ctx)
 	if err != nil {
@@ -119,11 +118,6 @@ func TestWALState(t *testing.T) {
 	if copied >= logged {
 		t.Fatalf("the checkpoint copied %d of %d frames past a reader's snapshot", copied, logged)
 	}
-	shm, err := os.Open(d.checkpointer.shm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer shm.Close()
 	gotLogged, gotWaiting, ok := walState(shm)
 	const frame = 24 + 4096
 	if !ok || gotLogged != logged*frame || gotWaiting != (logged-copied)*frame {
@@ -134,13 +128,7 @@ func TestWALState(t *testing.T) {
 // TestIdleLogIsCopied: a log too small for a checkpoint of its own is
 // copied into the database file once no commit has come for walIdle.
 func TestIdleLogIsCopied(t *testing.T) {
-	d := newTestDB(t)
-	execWrite(t, d, `CREATE TABLE scratch (b BLOB)`)
-	shm, err := os.Open(d.checkpointer.shm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer shm.Close()
+	d, shm := scratchJournal(t)
 	for range 20 {
 		execWrite(t, d, `INSERT INTO scratch VALUES (randomblob(100))`)
 	}
@@ -158,6 +146,20 @@ func TestIdleLogIsCopied(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// scratchJournal is a journal with an empty table of blobs, scratch, and
+// its wal-index open for walState.
+func scratchJournal(t *testing.T) (*DB, *os.File) {
+	t.Helper()
+	d := newTestDB(t)
+	execWrite(t, d, `CREATE TABLE scratch (b BLOB)`)
+	shm, err := os.Open(d.checkpointer.shm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { shm.Close() })
+	return d, shm
 }
 
 // execWrite runs one statement as a write of its own.
@@ -178,13 +180,7 @@ func execWrite(t *testing.T, d *DB, query string, args ...any) {
 // writes; without that they still waited when it ended, no write could
 // start the log over, and it passed walPinnedAt.
 func TestLogStartsOverUnderWrites(t *testing.T) {
-	d := newTestDB(t)
-	execWrite(t, d, `CREATE TABLE scratch (b BLOB)`)
-	shm, err := os.Open(d.checkpointer.shm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer shm.Close()
+	d, shm := scratchJournal(t)
 	var largest int64
 	for range 6000 { // about 24 MiB of pages
 		execWrite(t, d, `INSERT INTO scratch VALUES (randomblob(3000))`)
