@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"mime/multipart"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -233,7 +235,10 @@ func TestCheckFindings(t *testing.T) {
 // uploads, replaces and deletes documents all the while: each must exit 0
 // (a file removed with its row since check listed the files is no
 // finding, nor a reason to fail), and --repair must remove no file a
-// document uses.
+// document uses. The writers count the writes the server acknowledged:
+// checks that ran beside an idle server (every request refused, say)
+// would prove nothing, so writes must have been acknowledged before the
+// first check and while the checks ran.
 func TestCheckWhileServing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	srv := startServe(t, dir, "--rate-limit", "0")
@@ -247,40 +252,100 @@ func TestCheckWhileServing(t *testing.T) {
 		}
 	}
 
+	const warmUp = 8 // writes acknowledged before the first check
+	var acked atomic.Int64
+	flowing := make(chan struct{})
 	ctx, stop := context.WithCancel(t.Context())
+	// write sends one request until the server takes it in (a 503, too
+	// many uploads from this client at once, stores nothing: it is sent
+	// again) and counts it when the answer is want. It reports false once
+	// the test is ending or after a wrong answer, which fails the test.
+	write := func(what string, want int, do func() (int, []byte, error)) ([]byte, bool) {
+		for {
+			status, b, err := do()
+			switch {
+			case ctx.Err() != nil:
+				return nil, false
+			case err == nil && status == http.StatusServiceUnavailable:
+				continue
+			case err == nil && status == want:
+				if acked.Add(1) == warmUp {
+					close(flowing)
+				}
+				return b, true
+			}
+			t.Errorf("%s next to check: got %d %s (%v), want %d", what, status, b, err, want)
+			return nil, false
+		}
+	}
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
-			for i := 0; ctx.Err() == nil; i++ {
-				status, b, err := c.upload(ctx, "A-1", "churn.pdf", unique(fmt.Sprintf("writer %d upload %d", w, i)))
-				if err != nil || status != 201 {
-					continue
+			for i := 0; ; i++ {
+				b, ok := write("upload", http.StatusCreated, func() (int, []byte, error) {
+					return c.upload(ctx, "A-1", "churn.pdf", unique(fmt.Sprintf("writer %d upload %d", w, i)))
+				})
+				if !ok {
+					return
 				}
 				var d struct{ Data struct{ ID string } }
-				json.Unmarshal(b, &d)
-				var body bytes.Buffer
-				mw := multipart.NewWriter(&body)
-				mw.WriteField("replace", "true")
-				mw.WriteField("document_id", d.Data.ID)
-				fw, _ := mw.CreateFormFile("file", "replaced.pdf")
-				fw.Write(unique(fmt.Sprintf("writer %d replace %d", w, i)))
-				mw.Close()
-				c.do(ctx, "POST", "/api/v1/documents", &body, mw.FormDataContentType())
-				c.json(ctx, "DELETE", "/api/v1/documents/"+d.Data.ID, "")
+				if err := json.Unmarshal(b, &d); err != nil || d.Data.ID == "" {
+					t.Errorf("upload: answer %s (%v)", b, err)
+					return
+				}
+				if _, ok := write("replace", http.StatusOK, func() (int, []byte, error) {
+					var body bytes.Buffer
+					mw := multipart.NewWriter(&body)
+					mw.WriteField("replace", "true")
+					mw.WriteField("document_id", d.Data.ID)
+					fw, _ := mw.CreateFormFile("file", "replaced.pdf")
+					fw.Write(unique(fmt.Sprintf("writer %d replace %d", w, i)))
+					mw.Close()
+					return c.do(ctx, "POST", "/api/v1/documents", &body, mw.FormDataContentType())
+				}); !ok {
+					return
+				}
+				if _, ok := write("delete", http.StatusOK, func() (int, []byte, error) {
+					return c.json(ctx, "DELETE", "/api/v1/documents/"+d.Data.ID, "")
+				}); !ok {
+					return
+				}
 			}
 		})
 	}
+	writersDone := make(chan struct{})
+	go func() { wg.Wait(); close(writersDone) }()
+	defer func() { stop(); <-writersDone }() // no writer outlives the test
+	select {
+	case <-flowing:
+	case <-writersDone:
+		t.Fatalf("the writers stopped after %d acknowledged writes, before the first check", acked.Load())
+	case <-time.After(time.Minute): // a safety net only
+		t.Fatalf("the writers made %d acknowledged writes in a minute, want %d before the first check", acked.Load(), warmUp)
+	}
+	var during int64 // writes acknowledged while a check ran
+	checksBeside := 0
 	for i := range 20 {
 		args := []string{"check", "--data", dir}
 		if i%2 == 1 {
 			args = append(args, "--repair")
 		}
-		if out, err := run(t, args...); err != nil {
+		before := acked.Load()
+		out, err := run(t, args...)
+		if err != nil {
 			t.Errorf("%s next to a busy server: %v, want exit 0\n%s", strings.Join(args, " "), err, out)
+		}
+		if n := acked.Load() - before; n > 0 {
+			during += n
+			checksBeside++
 		}
 	}
 	stop()
-	wg.Wait()
+	<-writersDone
+	t.Logf("%d writes acknowledged in all, %d while the checks ran, beside %d of the 20 checks", acked.Load(), during, checksBeside)
+	if checksBeside < 10 {
+		t.Errorf("writes were acknowledged while %d of the 20 checks ran (%d writes), want at least 10: check ran beside an idle server", checksBeside, during)
+	}
 	if err := srv.stop(); err != nil {
 		t.Fatal(err)
 	}
