@@ -19,17 +19,9 @@ import (
 // import and a backup on the full disk are refused (507 STORAGE_FULL over
 // HTTP, a clear error from backup), reads answer, nothing half-written or
 // temporary stays; once space is freed the same writes succeed without a
-// restart and check passes. It needs root to mount (CI runs as root).
+// restart and check passes. It needs root to mount (see mountTmpfs).
 func TestStorageFullDisk(t *testing.T) {
-	mnt := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=16m,mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs to fill (needs root, as in CI): %v %s", err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v %s", mnt, err, out)
-		}
-	})
+	mnt := mountTmpfs(t, "16m")
 	dir := filepath.Join(mnt, "data")
 	srv := startServe(t, dir)
 	key := firstRunKey(t, srv)
@@ -118,6 +110,29 @@ func TestStorageFullDisk(t *testing.T) {
 	if temps, _ := os.ReadDir(filepath.Join(dir, "files", "tmp")); len(temps) != 0 {
 		t.Errorf("temp files left: %v", temps)
 	}
+}
+
+// mountTmpfs mounts a tmpfs of size (as mount's -o size= takes it) on a
+// new temporary directory for the test, and unmounts it at its end.
+// Mounting needs root: where it fails the test is skipped, so that go test
+// ./... passes on a developer's machine; CI runs as root and sets
+// TJ_TMPFS_TESTS=required, which makes the skip a failure.
+func mountTmpfs(t *testing.T, size string) string {
+	t.Helper()
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
+		why := fmt.Sprintf("%v: %s", err, bytes.TrimSpace(out))
+		if os.Getenv("TJ_TMPFS_TESTS") == "required" {
+			t.Fatalf("cannot mount a tmpfs, and TJ_TMPFS_TESTS=required: %s", why)
+		}
+		t.Skipf("cannot mount a tmpfs (needs root, as in CI): %s", why)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v %s", mnt, err, out)
+		}
+	})
+	return mnt
 }
 
 // fillDisk writes a file in dir until its filesystem has no space left,
