@@ -80,8 +80,8 @@ func TestStorageFullDisk(t *testing.T) {
 	if out, err := run(t, "--data", dir, "backup", backupDir); err == nil || !strings.Contains(err.Error(), "is full") {
 		t.Errorf("backup on a full disk: %v %s, want an error saying the disk is full", err, out)
 	}
-	if entries, _ := os.ReadDir(mnt); len(entries) != 2 { // data and the filler
-		t.Errorf("after the refused backup, %s holds %v", mnt, entries)
+	if entries, err := os.ReadDir(mnt); err != nil || len(entries) != 2 { // data and the filler
+		t.Errorf("after the refused backup, %s holds %v (%v), want data and the filler", mnt, entries, err)
 	}
 	for _, target := range []string{"/api/v1/trades", "/api/v1/documents", "/api/v1/imports", "/api/v1/stats/summary"} {
 		if status, body := call(t, "GET", srv.base+target, key, ""); status != 200 {
@@ -107,8 +107,8 @@ func TestStorageFullDisk(t *testing.T) {
 	if out, err := run(t, "--data", dir, "check"); err != nil {
 		t.Errorf("check after the full disk: %v\n%s", err, out)
 	}
-	if temps, _ := os.ReadDir(filepath.Join(dir, "files", "tmp")); len(temps) != 0 {
-		t.Errorf("temp files left: %v", temps)
+	if temps, err := os.ReadDir(filepath.Join(dir, "files", "tmp")); err != nil || len(temps) != 0 {
+		t.Errorf("temp files left: %v (%v)", temps, err)
 	}
 }
 
