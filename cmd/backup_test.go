@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -90,20 +91,27 @@ func TestBackupUnderConcurrentWrites(t *testing.T) {
 	t.Logf("%d writes acknowledged before the backup, %d during or after (%d of them in the copy)",
 		before, len(trades)+len(docs)-before, inCopy)
 
-	// A link the copy signs verifies on the copy too.
-	if len(docs) > 0 {
-		status, b, err := bc.json(t.Context(), "GET", "/api/v1/documents/"+docs[0].id, "")
-		var got struct {
-			Data struct {
-				DocumentURL string `json:"document_url"`
-			}
-		}
-		if err == nil && status == http.StatusOK && json.Unmarshal(b, &got) == nil {
-			fresh := docs[0]
-			fresh.url, fresh.base = got.Data.DocumentURL, copySrv.base
-			checkDocWhole(t, copySrv.base, fresh)
+	// A link the copy signs verifies on the copy too: the copy answers a
+	// document acknowledged before the backup with a link to itself.
+	i := slices.IndexFunc(docs, func(d ackedDoc) bool { return d.phase == 0 })
+	if i < 0 {
+		t.Fatal("no document was acknowledged before the backup")
+	}
+	status, b, err := bc.json(t.Context(), "GET", "/api/v1/documents/"+docs[i].id, "")
+	if err != nil || status != http.StatusOK {
+		t.Fatalf("document %s from the copy: got %d %s (%v), want 200", docs[i].id, status, b, err)
+	}
+	var got struct {
+		Data struct {
+			DocumentURL string `json:"document_url"`
 		}
 	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("document %s from the copy: %s (%v)", docs[i].id, b, err)
+	}
+	fresh := docs[i]
+	fresh.url, fresh.base = got.Data.DocumentURL, copySrv.base
+	checkDocWhole(t, copySrv.base, fresh)
 
 	// DEST now exists and is not empty: a second backup there is refused.
 	if out, err := run(t, "backup", dest, "--data", dir); err == nil {
