@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tradejournal/db"
 )
 
 // TestAccountStatus walks a real account through the API: trades with fills
@@ -60,19 +62,88 @@ func TestAccountStatus(t *testing.T) {
 
 	// The same walk read in Chicago with days from 17:00 Central (18:00 New
 	// York): the same days, the same answer.
-	e.do(t, "PUT", "/api/v1/accounts/"+account.ID, e.key, `{"day_timezone": "America/Chicago", "day_starts_at": "17:00"}`)
+	e.putDays(t, account.ID, "America/Chicago", "17:00")
 	if again := must200(t, e.testServer, "/api/v1/accounts/"+account.ID+"/status", e.key); string(again) != want {
 		t.Errorf("status with days from 17:00 Chicago\n got %s\nwant %s", again, want)
 	}
 	// Days from midnight New York: the NQ loss falls on the 9th (−800 with
 	// the ES +1,494 there), the manual trade alone on the 10th: no daily
 	// loss breach; still three trading days.
-	e.do(t, "PUT", "/api/v1/accounts/"+account.ID, e.key, `{"day_timezone": "America/New_York", "day_starts_at": "00:00"}`)
+	e.putDays(t, account.ID, "America/New_York", "00:00")
 	dailyBreach := `{"rule":"max_daily_loss","at":"2026-02-09T23:30:00Z","trading_day":"2026-02-10","value":-1300,"limit":-1000,"trade_id":"` + nq.ID + `"},`
 	want = strings.Replace(want, dailyBreach, "", 1)
 	want = strings.Replace(want, `"best_day_pct":698.13084112`, `"best_day_pct":324.29906542`, 1) // 694 / 214
 	if got := must200(t, e.testServer, "/api/v1/accounts/"+account.ID+"/status", e.key); string(got) != want {
 		t.Errorf("status with days from midnight\n got %s\nwant %s", got, want)
+	}
+}
+
+// putDays sets the account's trading day and fails unless the PUT is a 200
+// whose account reads back with it.
+func (e *tradeEnv) putDays(t *testing.T, accountID, timezone, startsAt string) {
+	t.Helper()
+	body := fmt.Sprintf(`{"day_timezone": %q, "day_starts_at": %q}`, timezone, startsAt)
+	status, b := e.do(t, "PUT", "/api/v1/accounts/"+accountID, e.key, body)
+	if status != http.StatusOK {
+		t.Fatalf("PUT account %s: got %d %s, want 200", body, status, b)
+	}
+	if a := decode[struct{ Data db.Account }](t, b).Data; a.DayTimezone != timezone || a.DayStartsAt != startsAt {
+		t.Fatalf("PUT account %s: days from %s %s, want %s %s", body, a.DayStartsAt, a.DayTimezone, startsAt, timezone)
+	}
+}
+
+// TestAccountStatusDayTimezone reads the same three losing trades with days
+// from 18:00 New York (the default) and from midnight London, whose day
+// boundary, 19:00 New York in February (London on GMT, New York on EST),
+// is neither 18:00 nor midnight New York. Max daily loss 1,000; the fills,
+// ES at $50 a point, no commission:
+//
+//	T0  Mon 9 Feb  23:30-23:40Z (18:30 New York, 23:30 London)  −400
+//	T1  Tue 10 Feb 00:30-00:40Z (19:30 New York on the 9th, 00:30 London)  −600
+//	T2  Tue 10 Feb 15:00-15:10Z (10:00 New York, 15:00 London)  −500
+//
+// Read at 16:00Z on the 10th. Balance 10,000 − 1,500 = 8,500 either way.
+// Days from 18:00 New York: all three on the 10th, which reaches −1,000 at
+// T1's close (the breach) and ends at −1,500; one trading day. Days from
+// midnight London: T0 alone on the 9th (−400); T1 and T2 on the 10th,
+// −1,100, which breaks the limit only at T2's close; two trading days.
+// (Days from midnight New York would put T0 and T1 together on the 9th,
+// −1,000, breaking it there at T1's close, and leave −500 today.)
+func TestAccountStatusDayTimezone(t *testing.T) {
+	e := newTradeEnv(t)
+	account := e.createAccount(t, e.key, `{"account_number": "FTMO-10", "prop_firm": "FTMO", "starting_balance": 10000,
+		"max_daily_loss": 1000}`)
+	loss := func(date, open, exit string, price float64) db.Trade {
+		tr, _ := e.create(t, fmt.Sprintf(`{"account_id": %q, "symbol": "ESH6", "side": "long", "entry_date": %q, "executions": [
+			{"side": "buy", "quantity": 1, "price": 5000, "execution_timestamp": %q},
+			{"side": "sell", "quantity": 1, "price": %g, "execution_timestamp": %q}]}`, account.ID, date, open, price, exit))
+		return tr
+	}
+	loss("2026-02-09", "2026-02-09T23:30:00Z", "2026-02-09T23:40:00Z", 4992)
+	t1 := loss("2026-02-09", "2026-02-10T00:30:00Z", "2026-02-10T00:40:00Z", 4988)
+	t2 := loss("2026-02-10", "2026-02-10T15:00:00Z", "2026-02-10T15:10:00Z", 4990)
+	e.pinClock(time.Date(2026, 2, 10, 16, 0, 0, 0, time.UTC))
+
+	status := func(today, tradingDays int, breach string) string {
+		return fmt.Sprintf(`{"data":{"balance":8500,"realized_pnl":-1500,"payouts_paid":0,"high_water_mark":10000,`+
+			`"drawdown_floor":null,"drawdown_remaining":null,"daily_loss_today":%d,"daily_loss_remaining":%d,`+
+			`"profit_target_remaining":null,"trading_days":%d,"min_trading_days_remaining":null,"best_day_pct":null,`+
+			`"consistency_ok":null,"max_position":1,"breaches":[%s],"evaluated_at":"2026-02-10T16:00:00.000Z"}}`+"\n",
+			today, 1000-today, tradingDays, breach)
+	}
+	for _, tt := range []struct {
+		timezone, startsAt string
+		want               string
+	}{
+		{"America/New_York", "18:00", status(1500, 1,
+			`{"rule":"max_daily_loss","at":"2026-02-10T00:40:00Z","trading_day":"2026-02-10","value":-1000,"limit":-1000,"trade_id":"`+t1.ID+`"}`)},
+		{"Europe/London", "00:00", status(1100, 2,
+			`{"rule":"max_daily_loss","at":"2026-02-10T15:10:00Z","trading_day":"2026-02-10","value":-1100,"limit":-1000,"trade_id":"`+t2.ID+`"}`)},
+	} {
+		e.putDays(t, account.ID, tt.timezone, tt.startsAt)
+		if got := must200(t, e.testServer, "/api/v1/accounts/"+account.ID+"/status", e.key); string(got) != tt.want {
+			t.Errorf("status with days from %s %s\n got %s\nwant %s", tt.startsAt, tt.timezone, got, tt.want)
+		}
 	}
 }
 
