@@ -51,7 +51,7 @@ func walBoundedUnderReaders(t *testing.T, writers int) {
 			}
 		})
 	}
-	var largest atomic.Int64
+	var largest, samples atomic.Int64
 	var left atomic.Int64
 	left.Store(800)
 	var wg sync.WaitGroup
@@ -67,7 +67,13 @@ func walBoundedUnderReaders(t *testing.T, writers int) {
 					t.Error(err)
 					return
 				}
-				if fi, err := os.Stat(d.checkpointer.wal); err == nil && fi.Size() > largest.Load() {
+				fi, err := os.Stat(d.checkpointer.wal)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				samples.Add(1)
+				if fi.Size() > largest.Load() {
 					largest.Store(fi.Size()) // a race between writers only loses a sample
 				}
 			}
@@ -77,6 +83,12 @@ func walBoundedUnderReaders(t *testing.T, writers int) {
 	close(stop)
 	readers.Wait()
 	t.Logf("the log reached %.1f MiB", float64(largest.Load())/(1<<20))
+	// A bound over no samples, or over a log that never held what a
+	// checkpoint waits for, would hold whatever the checkpointer did.
+	if samples.Load() != 800 || largest.Load() < walPassiveAt {
+		t.Errorf("the log's size was sampled after %d of the 800 commits, at most %d bytes; want after each, and at least %d (a checkpoint's worth)",
+			samples.Load(), largest.Load(), walPassiveAt)
+	}
 	if limit := int64(walLimit * 3 / 2); largest.Load() > limit {
 		t.Errorf("the log reached %d bytes under readers, want at most %d", largest.Load(), limit)
 	}
@@ -184,9 +196,16 @@ func TestLogStartsOverUnderWrites(t *testing.T) {
 	var largest int64
 	for range 6000 { // about 24 MiB of pages
 		execWrite(t, d, `INSERT INTO scratch VALUES (randomblob(3000))`)
-		if logged, _, ok := walState(shm); ok && logged > largest {
-			largest = logged
+		logged, _, ok := walState(shm)
+		if !ok {
+			t.Fatal("walState cannot read the wal-index")
 		}
+		largest = max(largest, logged)
+	}
+	// The log must have held a checkpoint's worth, or the bound below
+	// says nothing.
+	if largest < walPassiveAt {
+		t.Errorf("the log held at most %d bytes, want at least %d: a checkpoint's worth", largest, walPassiveAt)
 	}
 	if largest >= walPinnedAt {
 		t.Errorf("the log held %d bytes, want under %d", largest, walPinnedAt)
