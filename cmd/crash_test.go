@@ -12,8 +12,8 @@ import (
 // the middle of concurrent trade creates and uploads, restarts it on the
 // same directory, and checks DESIGN.md §7: every write acknowledged with a
 // 2xx is there and whole, no trade lacks any of its executions, and the
-// directory passes check once the restart has cleaned up. Three crashes in
-// a row, each restart checking all writes acknowledged so far.
+// directory passes check once the restart has cleaned up. Four crashes
+// (cycles) in a row, each restart checking all writes acknowledged so far.
 func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts the real binary")
