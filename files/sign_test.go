@@ -69,3 +69,35 @@ func TestSignIsURLSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestSignKnownAnswers pins Sign's output for fixed inputs, so that a
+// change of the signed message or of the MAC, which Verify would follow
+// in step, cannot pass unseen: links already handed out would stop
+// verifying. The signatures were computed apart from this code, as the
+// HMAC-SHA256 keyed with the 32 key bytes of the message id + "\n" +
+// expires in decimal, base64url without padding, by both
+//
+//	printf '%s\n%s' ID EXPIRES | openssl dgst -sha256 -mac HMAC -macopt hexkey:KEYHEX -binary | basenc --base64url | tr -d =
+//	python3 -c 'import hmac,hashlib,base64; print(base64.urlsafe_b64encode(hmac.new(KEY, b"ID\nEXPIRES", hashlib.sha256).digest()).rstrip(b"="))'
+//
+// which agreed. 1801839600 is 2027-02-05 15:00 UTC.
+func TestSignKnownAnswers(t *testing.T) {
+	count := make([]byte, SecretSize) // 00 01 02 ... 1f
+	for i := range count {
+		count[i] = byte(i)
+	}
+	tests := []struct {
+		key     []byte
+		id      string
+		expires int64
+		want    string
+	}{
+		{bytes.Repeat([]byte{7}, SecretSize), "0194d2f0-0000-7000-8000-000000000001", 1801839600, "hS4BoaQC1Iu6y1ZP5b-bj--VymHS22SbFbg3ztDkZog"},
+		{count, "0194d2f0-0000-7000-8000-000000000002", -1, "l0HmNmgEieAX6jx98tO4fUahL3FyI66stfT19pN3FoM"},
+	}
+	for _, tt := range tests {
+		if got := Sign(tt.key, tt.id, tt.expires); got != tt.want {
+			t.Errorf("Sign(%x, %q, %d) = %s, want %s", tt.key, tt.id, tt.expires, got, tt.want)
+		}
+	}
+}
