@@ -21,8 +21,13 @@ var (
 )
 
 // sigEncoding refuses a signature whose unused trailing bits are set, so
-// that no second spelling of a signature verifies.
+// that no second spelling of a signature verifies. It still skips line
+// breaks (\r, \n) as every base64 decoder does, so Verify also wants
+// exactly sigLen characters.
 var sigEncoding = base64.RawURLEncoding.Strict()
+
+// sigLen is the length of a signature: a SHA-256 MAC in base64url.
+var sigLen = sigEncoding.EncodedLen(sha256.Size)
 
 // Sign returns the signature of a link to the document id that expires at
 // the Unix time expires.
@@ -37,6 +42,9 @@ func Verify(key []byte, id, expires, sig string, now time.Time) error {
 	exp, err := strconv.ParseInt(expires, 10, 64)
 	if err != nil || strconv.FormatInt(exp, 10) != expires {
 		return ErrBadSignature // "+5" or "05" would sign as "5": one spelling only
+	}
+	if len(sig) != sigLen {
+		return ErrBadSignature // a line break in it would decode all the same
 	}
 	got, err := sigEncoding.DecodeString(sig)
 	if err != nil || !hmac.Equal(got, mac(key, id, expires)) {

@@ -45,6 +45,8 @@ func TestVerify(t *testing.T) {
 		{"missing expiry", key, id, "", sig, now, ErrBadSignature},
 		{"malformed signature", key, id, expires, "not base64!", now, ErrBadSignature},
 		{"padded signature", key, id, expires, sig + "=", now, ErrBadSignature},
+		{"signature with a line break", key, id, expires, sig + "\n", now, ErrBadSignature},
+		{"signature with CR LF inside", key, id, expires, sig[:20] + "\r\n" + sig[20:], now, ErrBadSignature},
 		{"short signature", key, id, expires, sig[:20], now, ErrBadSignature},
 		{"malformed expiry", key, id, "next-year", sig, now, ErrBadSignature},
 		{"expiry out of range", key, id, "99999999999999999999", sig, now, ErrBadSignature},
