@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"database/sql"
+	"net/http"
 	"testing"
 	"time"
 
@@ -126,16 +127,26 @@ func TestReadRequestsNeverWrite(t *testing.T) {
 	defer conn.Close()
 
 	before := dataVersion(t, conn)
-	reads := []string{
-		"/api/v1/accounts", "/api/v1/accounts?limit=1&offset=0", "/api/v1/accounts/" + a.ID,
-		"/api/v1/accounts/" + db.NewKey(false)[:36], "/api/v1/accounts?limit=0",
+	// Each read must answer as it should, or it proves nothing: a read that
+	// failed before it reached the journal writes nothing either.
+	reads := []struct {
+		target, key string
+		wantStatus  int
+	}{
+		{"/api/v1/accounts", key, http.StatusOK},
+		{"/api/v1/accounts?limit=1&offset=0", key, http.StatusOK},
+		{"/api/v1/accounts/" + a.ID, key, http.StatusOK},
+		{"/api/v1/accounts/" + db.NewKey(false)[:36], key, http.StatusNotFound},
+		{"/api/v1/accounts?limit=0", key, http.StatusBadRequest},        // refused, yet a use of the key
+		{"/api/v1/accounts", db.NewKey(false), http.StatusUnauthorized}, // unknown key
 	}
-	for _, target := range reads {
-		ts.do(t, "GET", target, key, "")
+	for _, r := range reads {
+		if status, body := ts.do(t, "GET", r.target, r.key, ""); status != r.wantStatus {
+			t.Errorf("GET %s: got %d %s, want %d", r.target, status, body, r.wantStatus)
+		}
 	}
-	ts.do(t, "GET", "/api/v1/accounts", db.NewKey(false), "") // unknown key
 	if after := dataVersion(t, conn); after != before {
-		t.Errorf("data_version after %d reads: got %d, want %d (a read wrote)", len(reads)+1, after, before)
+		t.Errorf("data_version after %d reads: got %d, want %d (a read wrote)", len(reads), after, before)
 	}
 
 	// The probe sees writes: a create and a flush each change it.
