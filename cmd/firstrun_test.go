@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -72,10 +73,11 @@ func TestFirstRunBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-eof
-	// The sign-in link carries the key in its fragment, which a browser
-	// never sends: it stays out of request lines and logs.
-	if link := base + "/login#key=" + key; !strings.Contains(printed.String(), link) {
-		t.Errorf("the first run printed no sign-in link %s:\n%s", link, printed.String())
+	// The sign-in link carries a single-use token, not the key, in its
+	// fragment, which a browser never sends.
+	link := regexp.MustCompile(regexp.QuoteMeta(base+"/login#token=") + `([A-Za-z0-9_-]{43})\s`).FindStringSubmatch(printed.String())
+	if link == nil || strings.Contains(link[0], key) {
+		t.Fatalf("the first run printed no sign-in link %s/login#token=…:\n%s", base, printed.String())
 	}
 	if err := proc.Wait(); err != nil {
 		t.Fatalf("serve after SIGTERM: %v, want exit status 0\n%s", err, stderr.String())
@@ -92,6 +94,9 @@ func TestFirstRunBinary(t *testing.T) {
 	ks, err := d.Keys(t.Context(), "me")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if as, err := d.LoginTokenFor(t.Context(), link[1]); err != nil || as.UserName != "me" || as.KeyID != ks[0].ID {
+		t.Errorf("the link's token signs in as %+v (%v), want me with the first key", as, err)
 	}
 	if len(ks) != 1 || ks[0].Prefix != key[:8] {
 		t.Fatalf("keys of me: got %+v, want the one printed", ks)

@@ -47,6 +47,7 @@ func newRootCmd() *cobra.Command {
 		newServeCmd(cfg),
 		newUserCmd(cfg),
 		newKeyCmd(cfg),
+		newLoginLinkCmd(cfg),
 		newMigrateCmd(cfg),
 		newCheckCmd(cfg),
 		newBackupCmd(cfg),

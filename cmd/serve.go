@@ -173,17 +173,22 @@ func firstRun(ctx context.Context, d *db.DB, baseURL string, stdout io.Writer) e
 	if err != nil {
 		return err
 	}
+	token, _, err := d.CreateLoginToken(ctx, "me", "")
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, `
 First run: created user "me" and an API key with full (write) access.
 The key is shown only this once; keep it somewhere safe:
 
 %s
 
-Open the journal in a browser, signed in with it:  %s/login#key=%s
-Use it as:  curl -H 'Authorization: Bearer %s' %s/api/v1/accounts
+Open the journal in a browser (this link signs in once, within 15 minutes;
+tradejournal login-link --user me prints a new one):  %s
+Use the key as:  curl -H 'Authorization: Bearer %s' %s/api/v1/accounts
 More users and keys: tradejournal user add NAME; tradejournal key create --user NAME
 
-`, key, baseURL, key, key, baseURL)
+`, key, loginLink(baseURL, token), key, baseURL)
 	return nil
 }
 

@@ -40,6 +40,21 @@ func admit(p *db.Principal, scope string) error {
 	return nil
 }
 
+// failedAuth answers a request whose key, sign-in key or sign-in link
+// failed with err (a 401): it spends one of the client address's failed
+// authentications, or, when they are spent, turns err into a 429 with
+// Retry-After. Only a failing request reaches it, so a valid key or link
+// is never refused for its address: a broken script on the owner's
+// machine, or a stranger behind the same proxy, never locks out the owner.
+func (s *Server) failedAuth(w http.ResponseWriter, r *http.Request, err error) error {
+	addr, now := clientAddr(r), s.cfg.Now()
+	if blocked, wait := s.limits.clientBlocked(addr, now); blocked {
+		return errRateLimited(w, wait)
+	}
+	s.limits.authFailed(addr, now)
+	return err
+}
+
 // keyPrincipal finds a key's owner, as the API and the sign-in page both
 // need it: a malformed or unknown key is errInvalidKey, a revoked one
 // errRevokedKey. Whether the owner may act is admit's.

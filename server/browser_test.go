@@ -73,6 +73,31 @@ func screenshot(t *testing.T, name string) chromedp.ActionFunc {
 	})
 }
 
+// signIn opens a sign-in link of user's (as `login-link` prints it), sees
+// whom it signs in as, and clicks to sign in.
+func signIn(t *testing.T, ts *testServer, base, user string) chromedp.Tasks {
+	token, _, err := ts.db.CreateLoginToken(t.Context(), user, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var as, location string
+	return chromedp.Tasks{
+		chromedp.Navigate(base + "/login#token=" + token),
+		chromedp.WaitVisible(`#sign-in-as`),
+		chromedp.Text(`[data-sign-in-as]`, &as),
+		// The token left the address bar before it was sent.
+		chromedp.Location(&location),
+		chromedp.ActionFunc(func(context.Context) error {
+			if !strings.Contains(as, user) || strings.Contains(location, token) {
+				t.Errorf("the sign-in link's page says %q at %s", as, location)
+			}
+			return nil
+		}),
+		chromedp.Click(`#sign-in-as`),
+		chromedp.WaitVisible(`[data-figure="net_pnl"]`),
+	}
+}
+
 // TestBrowserJourney drives headless Chromium through a trader's evening:
 // sign in by the first run's link → import a broker file (preview,
 // confirm) → the dashboard shows the imported P&L → open a trade, rate it
@@ -89,10 +114,9 @@ func TestBrowserJourney(t *testing.T) {
 
 	var preview, net, saved, url string
 	err := chromedp.Run(ctx,
-		// The first run's sign-in link: the key in the fragment, which
-		// login.js submits.
-		chromedp.Navigate(hs.URL+"/login#key="+e.key),
-		chromedp.WaitVisible(`[data-figure="net_pnl"]`),
+		// The first run's sign-in link: a token in the fragment, which
+		// login.js posts; the page names the user, the click signs in.
+		signIn(t, e.testServer, hs.URL, "alice"),
 		screenshot(t, "1-dashboard-empty"),
 
 		chromedp.Navigate(hs.URL+"/import"),
@@ -169,11 +193,12 @@ func TestBrowserPhoneWidth(t *testing.T) {
 	hs := httptest.NewServer(e.srv)
 	t.Cleanup(hs.Close)
 	ctx := newBrowser(t, 360)
+	if err := chromedp.Run(ctx, signIn(t, e.testServer, hs.URL, "alice")); err != nil {
+		t.Fatal(err)
+	}
 	for _, page := range []string{"/dashboard", "/trades", "/import", "/accounts", "/payouts", "/library", "/documents"} {
 		var width int
 		err := chromedp.Run(ctx,
-			chromedp.Navigate(hs.URL+"/login#key="+e.key),
-			chromedp.WaitVisible(`[data-figure="net_pnl"]`),
 			chromedp.Navigate(hs.URL+page),
 			chromedp.WaitReady(`main`),
 			chromedp.Evaluate(`document.documentElement.scrollWidth`, &width),

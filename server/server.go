@@ -231,24 +231,15 @@ func (s *Server) wrap(rt route) http.Handler {
 			rt.handler(w, r, nil)
 			return
 		}
-		now := s.cfg.Now()
 		p, err := s.authenticate(r, rt.scope)
 		if err != nil {
-			// Only a failing request counts against its address, and only
-			// its 401 becomes a 429: a broken script on the owner's
-			// machine never locks out the owner's working keys.
 			if e, _ := toAPIError(err); e.status == http.StatusUnauthorized {
-				addr := clientAddr(r)
-				if blocked, wait := s.limits.clientBlocked(addr, now); blocked {
-					err = errRateLimited(w, wait)
-				} else {
-					s.limits.authFailed(addr, now)
-				}
+				err = s.failedAuth(w, r, err)
 			}
 			s.writeError(w, r, err)
 			return
 		}
-		if ok, wait := s.limits.allowKey(p.KeyID, now); !ok {
+		if ok, wait := s.limits.allowKey(p.KeyID, s.cfg.Now()); !ok {
 			s.writeError(w, r, errRateLimited(w, wait))
 			return
 		}

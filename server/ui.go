@@ -6,12 +6,15 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"html/template"
 	"io"
 	"io/fs"
 	"math"
 	"mime"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -233,10 +236,16 @@ func (s *Server) signedIn(scope string, multipart bool, h pageFunc) http.Handler
 			http.Redirect(w, r, "/login", http.StatusSeeOther)
 			return
 		}
-		if r.Method == http.MethodPost && (!sameOrigin(r) || isMultipart(r) != multipart ||
-			!multipart && !s.validToken(w, r, sess)) {
-			s.errorPage(w, r, sess, errStaleForm)
+		// A session spends its key's requests as the key's API calls do.
+		if ok, wait := s.limits.allowKey(sess.KeyID, s.cfg.Now()); !ok {
+			s.errorPage(w, r, sess, errRateLimited(w, wait))
 			return
+		}
+		if r.Method == http.MethodPost {
+			if err := s.checkForm(w, r, sess, multipart); err != nil {
+				s.errorPage(w, r, sess, err)
+				return
+			}
 		}
 		if err := admit(&sess.Principal, scope); err != nil {
 			s.errorPage(w, r, sess, err)
@@ -246,12 +255,42 @@ func (s *Server) signedIn(scope string, multipart bool, h pageFunc) http.Handler
 	})
 }
 
-// validToken reads a url-encoded form post and reports whether it carries
-// the session's CSRF token.
-func (s *Server) validToken(w http.ResponseWriter, r *http.Request, sess *db.Session) bool {
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
-	return subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(sess.CSRF)) == 1
+// checkForm admits a form post: from this site, of the kind the route
+// takes (a multipart post's handler checks its token as it streams), and,
+// when url-encoded, within maxFormBody and carrying the session's CSRF
+// token.
+func (s *Server) checkForm(w http.ResponseWriter, r *http.Request, sess *db.Session, multipart bool) error {
+	if !s.sameOrigin(r) || isMultipart(r) != multipart {
+		return errStaleForm
+	}
+	if multipart {
+		return nil
+	}
+	if err := readForm(w, r); err != nil {
+		return err
+	}
+	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(sess.CSRF)) != 1 {
+		return errStaleForm
+	}
+	return nil
 }
+
+// readForm reads a url-encoded form post of at most maxFormBody: a larger
+// one is errFormTooLarge, which says so, rather than a form cut short
+// (whose token, its last field, would be lost).
+func readForm(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
+	err := r.ParseForm()
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return errFormTooLarge
+	}
+	return err
+}
+
+// errFormTooLarge refuses a form larger than maxFormBody.
+var errFormTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code: "PAYLOAD_TOO_LARGE",
+	message: fmt.Sprintf("The form is larger than %d KiB, so nothing was saved; shorten its longest text", maxFormBody>>10)}
 
 // errStaleForm refuses a form without this session's token.
 var errStaleForm = &apiError{status: http.StatusForbidden, code: "FORBIDDEN",
@@ -284,8 +323,10 @@ func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request, sess *db.Ses
 	return mr, release, nil
 }
 
-// maxFormBody bounds a page's form post.
-const maxFormBody = 64 << 10
+// maxFormBody bounds a page's form post: what the API takes as a JSON
+// body, so that a form carries any field the API would take (notes of
+// 256 KiB, encoded) and the field's own limit is the one that speaks.
+const maxFormBody = maxJSONBody
 
 // session is the request's live session, or nil.
 func (s *Server) session(r *http.Request) *db.Session {
@@ -302,14 +343,42 @@ func (s *Server) session(r *http.Request) *db.Session {
 }
 
 // sameOrigin reports whether a form post comes from this site: its Origin,
-// when the browser sends one, names the host the request was sent to.
-func sameOrigin(r *http.Request) bool {
+// when the browser sends one, is the origin (scheme, host and port) the
+// request was sent to, or the public URL's (behind a proxy that adds TLS).
+func (s *Server) sameOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return r.Header.Get("Sec-Fetch-Site") == "" || r.Header.Get("Sec-Fetch-Site") == "same-origin"
 	}
-	u, err := url.Parse(origin)
-	return err == nil && u.Host == r.Host
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	o := originOf(origin)
+	return o != "" && (o == originOf(scheme+"://"+r.Host) || o == originOf(s.cfg.PublicURL))
+}
+
+// originOf is a URL's origin as scheme://host:port, lower case and with
+// the scheme's default port spelled out, or "" when it has none.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.User != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return u.Scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// loginPage is the sign-in page's data: the key form, or, for a sign-in
+// link, whom its token signs in as and the button that does it.
+type loginPage struct {
+	pageData
+	Error string
+	Token string         // a sign-in link's token, to spend on the click
+	As    *db.LoginToken // whom Token signs in as
 }
 
 func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
@@ -317,58 +386,81 @@ func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/dashboard", http.StatusSeeOther)
 		return
 	}
-	s.render(w, r, http.StatusOK, "login", struct {
-		pageData
-		Error string
-	}{})
+	s.render(w, r, http.StatusOK, "login", loginPage{})
 }
 
-// handleLogin signs a browser in with an API key: a session of that key,
-// in a cookie only this server reads.
+// handleLogin signs a browser in, in a cookie only this server reads: with
+// an API key typed into the form, or with a sign-in link's token, which
+// login.js posts from the link's fragment. A token is only looked at until
+// the page's button is pressed (confirm), so that a link opened in someone
+// else's browser shows whose journal it opens before it opens it.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
-	fail := func(status int, msg string) {
-		if status == http.StatusUnauthorized {
+	fail := func(err error) {
+		e := s.answerError(w, r, err)
+		if e.status >= 500 {
+			s.renderError(w, r, nil, e)
+			return
+		}
+		if e.status == http.StatusUnauthorized {
 			w.Header().Set("WWW-Authenticate", "Bearer")
 		}
-		s.render(w, r, status, "login", struct {
-			pageData
-			Error string
-		}{Error: msg})
+		s.render(w, r, e.status, "login", loginPage{Error: e.message})
 	}
-	if !sameOrigin(r) {
-		fail(http.StatusForbidden, "This form came from another site.")
+	if !s.sameOrigin(r) {
+		fail(&apiError{status: http.StatusForbidden, code: "FORBIDDEN", message: "This form came from another site."})
 		return
 	}
-	addr, now := clientAddr(r), s.cfg.Now()
-	if blocked, _ := s.limits.clientBlocked(addr, now); blocked {
-		fail(http.StatusTooManyRequests, "Too many failed sign-ins from this address; wait a minute.")
+	if err := readForm(w, r); err != nil {
+		fail(err)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
-	p, err := s.keyPrincipal(r.Context(), strings.TrimSpace(r.PostFormValue("key")))
-	if err == nil {
-		err = admit(p, "")
+	var id string
+	var err error
+	if token := r.PostFormValue("token"); token != "" {
+		if r.PostFormValue("confirm") != "1" {
+			as, err := s.db.LoginTokenFor(r.Context(), token)
+			if err != nil {
+				fail(s.failedSignIn(w, r, err))
+				return
+			}
+			s.render(w, r, http.StatusOK, "login", loginPage{Token: token, As: &as})
+			return
+		}
+		id, _, err = s.db.UseLoginToken(r.Context(), token)
+	} else {
+		var p *db.Principal
+		if p, err = s.keyPrincipal(r.Context(), strings.TrimSpace(r.PostFormValue("key"))); err == nil {
+			if err = admit(p, ""); err == nil {
+				id, _, err = s.db.CreateSession(r.Context(), p.KeyID)
+			}
+		}
 	}
-	switch {
-	case err == errInvalidKey || err == errRevokedKey:
-		s.limits.authFailed(addr, now)
-		fail(http.StatusUnauthorized, "That key is not valid, or was revoked.")
-		return
-	case err == errSubscription:
-		fail(http.StatusForbidden, "Your subscription is inactive.")
-		return
-	case err != nil:
-		s.errorPage(w, r, nil, err)
-		return
-	}
-	id, _, err := s.db.CreateSession(r.Context(), p.KeyID)
 	if err != nil {
-		s.errorPage(w, r, nil, err)
+		fail(s.failedSignIn(w, r, err))
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: id, Path: "/", MaxAge: int(db.SessionTTL.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
 	http.Redirect(w, r, "/dashboard", http.StatusSeeOther)
+}
+
+// failedSignIn is the answer to a sign-in that failed with err, in the
+// sign-in page's words: a bad key or link spends the address's failed
+// authentications (failedAuth); anything else is answered as it is.
+func (s *Server) failedSignIn(w http.ResponseWriter, r *http.Request, err error) error {
+	var nf *db.NotFoundError
+	switch {
+	case errors.As(err, &nf):
+		err = &apiError{status: http.StatusUnauthorized, code: "UNAUTHORIZED",
+			message: "This sign-in link has expired or was used already; tradejournal login-link --user NAME makes a new one."}
+	case err == errInvalidKey || err == errRevokedKey:
+		err = &apiError{status: http.StatusUnauthorized, code: "UNAUTHORIZED", message: "That key is not valid, or was revoked."}
+	case err == errSubscription:
+		return &apiError{status: http.StatusForbidden, code: "SUBSCRIPTION_REQUIRED", message: "Your subscription is inactive."}
+	default:
+		return err
+	}
+	return s.failedAuth(w, r, err)
 }
 
 // secure reports whether the browser reaches the server over https, so

@@ -15,6 +15,7 @@ type importPage struct {
 	Formats        []string
 	Imports        []db.Import
 	Preview        *db.Import
+	CanEdit        bool // the session may import and undo
 	Message, Error string
 }
 
@@ -35,6 +36,7 @@ func (s *Server) handleImportPage(w http.ResponseWriter, r *http.Request, sess *
 func (s *Server) renderImport(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p importPage) {
 	var err error
 	p.pageData = pageData{Session: sess, Nav: "import"}
+	p.CanEdit = sess.Can("trades:write")
 	p.Formats = append([]string{"auto"}, brokers.Formats...)
 	if p.Accounts, err = s.accounts(r.Context(), sess.UserID); err == nil {
 		p.Imports, _, err = s.db.Imports(r.Context(), sess.UserID, db.Page{Limit: 20})

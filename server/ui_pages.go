@@ -234,10 +234,12 @@ type tradePage struct {
 // handleTradePage shows one trade: its numbers, fills and rule
 // evaluations, and its review, editable with trades:write.
 func (s *Server) handleTradePage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	s.renderTrade(w, r, sess, http.StatusOK, r.URL.Query().Has("saved"), "")
+	s.renderTrade(w, r, sess, http.StatusOK, r.URL.Query().Has("saved"), "", nil)
 }
 
-func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, saved bool, problem string) {
+// renderTrade shows the trade page; typed, when not nil, is a refused
+// review form, whose values the form shows again in place of the trade's.
+func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, saved bool, problem string, typed url.Values) {
 	id, err := pathID(r, "Trade")
 	if err != nil {
 		s.errorPage(w, r, sess, err)
@@ -253,6 +255,9 @@ func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Se
 		Targets: levelsText(t.TakeProfitLevels), Ratings: []int{1, 2, 3, 4, 5}, TagSet: map[string]bool{}}
 	for _, tag := range t.Tags {
 		p.TagSet[tag.ID] = true
+	}
+	if typed != nil {
+		p.keepTyped(typed)
 	}
 	if sess.Can("documents:read") {
 		docs, _, err := s.db.Documents(r.Context(), sess.UserID, db.DocumentFilter{AccountID: t.AccountID}, db.Page{Limit: 20})
@@ -282,6 +287,41 @@ func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Se
 	s.render(w, r, status, "trade", p)
 }
 
+// keepTyped shows a refused review form's values instead of the trade's,
+// so that nothing the trader typed is lost to a bad field.
+func (p *tradePage) keepTyped(form url.Values) {
+	p.Notes, p.Stops, p.Targets = form.Get("notes"), form.Get("stop_loss_levels"), form.Get("take_profit_levels")
+	p.Trade.StarRating = nil
+	if n, err := strconv.Atoi(form.Get("star_rating")); err == nil {
+		p.Trade.StarRating = &n
+	}
+	if form.Has("playbook_id") {
+		p.Trade.PlaybookID = nil
+		if v := form.Get("playbook_id"); v != "" {
+			p.Trade.PlaybookID = &v
+		}
+	}
+	for i, c := range p.Trade.CriteriaChecklist {
+		p.Trade.CriteriaChecklist[i].Checked = slices.Contains(form["checked"], c.CriterionID)
+	}
+	if form.Has("tags") {
+		p.TagSet = map[string]bool{}
+		for _, id := range form["tag_ids"] {
+			p.TagSet[id] = true
+		}
+	}
+	p.Trade.ReviewedAt = nil
+	if form.Get("reviewed") == "true" {
+		reviewed := "typed"
+		p.Trade.ReviewedAt = &reviewed
+	}
+}
+
+// reviewLabels are the review form's labels of the API's fields, for its
+// reasons.
+var reviewLabels = map[string]string{"star_rating": "Rating", "review_notes": "Notes", "stop_loss_levels": "Stops",
+	"take_profit_levels": "Targets", "playbook_id": "Playbook", "criteria_checklist": "Checklist", "tag_ids": "Tags"}
+
 // handleTradeReview saves the review form through the API's own checks
 // (validateReview and the level and checklist decoders) and the same
 // UpdateTrade; a bad field shows the page again with the reason.
@@ -296,7 +336,7 @@ func (s *Server) handleTradeReview(w http.ResponseWriter, r *http.Request, sess 
 		_, err = s.db.UpdateTrade(r.Context(), sess.UserID, id, in)
 	}
 	if e, _ := toAPIError(err); err != nil && e.status == http.StatusBadRequest {
-		s.renderTrade(w, r, sess, http.StatusBadRequest, false, problemText(e))
+		s.renderTrade(w, r, sess, http.StatusBadRequest, false, formProblemText(e, reviewLabels), r.PostForm)
 		return
 	}
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"tradejournal/db"
@@ -129,16 +130,65 @@ func (s *Server) formProblem(w http.ResponseWriter, r *http.Request, sess *db.Se
 	show(e.status, problemText(e))
 }
 
+// formProblemText is an API error in a form's words: each field's reason
+// with the field's label (labels, by the API's name of the field) in
+// place of its JSON name, so that "stop_loss_levels[1].price must be a
+// number" reads "Stops: the 2nd price must be a number" on the form whose
+// field is labelled Stops. A field without a label keeps its name.
+func formProblemText(e *apiError, labels map[string]string) string {
+	if len(e.details) == 0 {
+		return e.message
+	}
+	var reasons []string
+	for _, field := range slices.Sorted(maps.Keys(e.details)) {
+		reason := e.details[field]
+		name, rest := field, ""
+		if i := strings.IndexAny(field, "[."); i >= 0 {
+			name, rest = field[:i], field[i:]
+		}
+		label, ok := labels[name]
+		if !ok {
+			reasons = append(reasons, problemReason(field, reason))
+			continue
+		}
+		reason = strings.TrimPrefix(strings.TrimPrefix(reason, field), " ")
+		if n, ok := entryNumber(rest); ok {
+			label += ", entry " + strconv.Itoa(n)
+		}
+		reasons = append(reasons, label+": "+reason)
+	}
+	return strings.Join(reasons, ". ")
+}
+
+// entryNumber is the 1-based number of a field path's first index
+// ("[1].price" is entry 2).
+func entryNumber(rest string) (int, bool) {
+	if !strings.HasPrefix(rest, "[") {
+		return 0, false
+	}
+	end := strings.IndexByte(rest, ']')
+	if end < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest[1:end])
+	return n + 1, err == nil
+}
+
+// problemReason is one field's reason, naming the field where the reason
+// does not.
+func problemReason(field, reason string) string {
+	if !strings.HasPrefix(reason, field) {
+		reason = field + ": " + reason
+	}
+	return reason
+}
+
 // problemText is an API error as one line for a page: the message and
 // each field's reason, by field, named where the reason does not name it.
 func problemText(e *apiError) string {
 	msg := e.message
 	for _, field := range slices.Sorted(maps.Keys(e.details)) {
-		reason := e.details[field]
-		if !strings.HasPrefix(reason, field) {
-			reason = field + ": " + reason
-		}
-		msg += ". " + reason
+		msg += ". " + problemReason(field, e.details[field])
 	}
 	return msg
 }
