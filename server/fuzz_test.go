@@ -117,7 +117,11 @@ func FuzzUpload(f *testing.F) {
 		if !json.Valid(w.Body.Bytes()) {
 			t.Fatalf("body is not JSON: %s", w.Body)
 		}
-		if left, _ := os.ReadDir(filepath.Join(e.files, "tmp")); len(left) != 0 {
+		left, err := os.ReadDir(filepath.Join(e.files, "tmp"))
+		if err != nil {
+			t.Fatalf("the store's temp folder: %v", err) // else a folder that moved would hide every leftover
+		}
+		if len(left) != 0 {
 			t.Fatalf("%d temp files left after a %d", len(left), w.Code)
 		}
 	})
