@@ -2,7 +2,10 @@ package server_test
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -26,6 +29,12 @@ func (e *tradeEnv) get(t *testing.T, id string) db.EnrichedTrade {
 // the trade as saved, not read back (UpdateTrade).
 func (e *tradeEnv) put(t *testing.T, id, body string) db.EnrichedTrade {
 	t.Helper()
+	return decode[struct{ Data db.EnrichedTrade }](t, e.putAnswer(t, id, body)).Data
+}
+
+// putAnswer is put's answer as served.
+func (e *tradeEnv) putAnswer(t *testing.T, id, body string) []byte {
+	t.Helper()
 	status, b := e.do(t, "PUT", "/api/v1/trades/"+id, e.key, body)
 	if status != http.StatusOK {
 		t.Fatalf("PUT trade %s: %d %s", body, status, b)
@@ -33,35 +42,116 @@ func (e *tradeEnv) put(t *testing.T, id, body string) db.EnrichedTrade {
 	if _, read := e.do(t, "GET", "/api/v1/trades/"+id, e.key, ""); !bytes.Equal(b, read) {
 		t.Errorf("PUT trade %s answered\n%s\nand a GET then\n%s", body, b, read)
 	}
-	return decode[struct{ Data db.EnrichedTrade }](t, b).Data
+	return b
+}
+
+// readsBack fails the test unless each field of the JSON object want reads
+// back in the trade answer b with want's value (see within).
+func readsBack(t *testing.T, body string, b []byte, want string) {
+	t.Helper()
+	var got struct{ Data map[string]any }
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("answer %s: %v", b, err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal([]byte(want), &fields); err != nil {
+		t.Fatalf("want %s: %v", want, err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		v, ok := got.Data[name]
+		if !ok || !within(fields[name], v) {
+			t.Errorf("PUT %s: %s reads back %s, want %s", body, name, jsonText(t, v), jsonText(t, fields[name]))
+		}
+	}
+}
+
+// within reports whether got holds want: an object every key of want with
+// its value (other keys, such as a fill's id, are not looked at), an array
+// as many elements each holding want's, anything else the same value.
+func within(want, got any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, v := range w {
+			if gv, ok := g[k]; !ok || !within(v, gv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !within(w[i], g[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return want == got
 }
 
 // TestPutAnswersAsRead puts a trade through every kind of change, each
-// answer checked against a GET of it by put: review fields as a client
-// writes them (spaced notes, levels in exponent form), a playbook with its
-// checklist and then none, a failing rule, tags, another account, fills
-// replaced and kept (one with a commission of -0, stored as 0), a status
-// and an asset class set by hand, exit fields cleared.
+// answer checked against a GET of it by put and each change read back in
+// it: review fields as a client writes them (spaced notes, levels in
+// exponent form), a playbook with its checklist and then none, a failing
+// rule, tags, another account, fills replaced and kept (one with a
+// commission of -0, stored as 0), a status and an asset class set by hand,
+// exit fields cleared. A change reads back as sent, or as its row's want
+// says when the answer shows it otherwise.
 func TestPutAnswersAsRead(t *testing.T) {
 	e := newTradeEnv(t)
+	e.pinClock(t0) // when the trade is marked reviewed
 	pb := e.createPlaybook(t, e.key, `{"title": "ORB", "entry_criteria": ["Range set"], "exit_criteria": ["Target hit"]}`)
 	strat := e.createStrategy(t, e.key, `{"title": "One lot", "strategy_rules": [{"check": {"kind": "max_quantity", "value": 1}}]}`)
 	tag := e.newTag(t, e.key, e.newGroup(t, e.key, "Setups").ID, "Breakout")
 	other := e.createAccount(t, e.key, `{"account_number": "TOPSTEP-2", "prop_firm": "Topstep"}`)
 	tr, _ := e.create(t, e.tradeBody("ESZ5", "long", fills(2, "buy 2@6000", "sell 2@6010")))
-	for _, body := range []string{
-		`{"review_notes": {"type": "doc", "content": [ {"type": "paragraph"} ]}, "star_rating": 3}`,
-		`{"stop_loss_levels": [{"price": 5.99e3}], "take_profit_levels": [{"price": 6020.50, "quantity": 1E0}], "reviewed": true}`,
-		fmt.Sprintf(`{"playbook_id": %q, "criteria_checklist": [{"criterion_id": %q, "checked": true}]}`, pb.ID, pb.EntryCriteria[0].ID),
-		fmt.Sprintf(`{"risk_management_strategy_ids": [%q], "tag_ids": [%q]}`, strat.ID, tag.ID),
-		fmt.Sprintf(`{"account_id": %q, "entry_date": "2026-02-06"}`, other.ID),
-		"{" + fills(1.5, "buy 1@6000.25", "buy 1@6001", "sell 2@5990.75") + "}",
-		`{"executions": [{"side": "buy", "quantity": 1, "price": 6000, "commission": -0, "execution_time": "09:30:00"}]}`,
-		`{"status": "breakeven", "asset_class": "stocks"}`,
-		`{"playbook_id": null, "exit_price": null, "exit_date": null, "exit_time": null, "executions": []}`,
-		`{"symbol": "NQZ5", "status": null, "asset_class": null, "tag_ids": [], "risk_management_strategy_ids": []}`,
+	for _, step := range []struct {
+		body string
+		want string // "": the body
+	}{
+		{body: `{"review_notes": {"type": "doc", "content": [ {"type": "paragraph"} ]}, "star_rating": 3}`},
+		{
+			body: `{"stop_loss_levels": [{"price": 5.99e3}], "take_profit_levels": [{"price": 6020.50, "quantity": 1E0}], "reviewed": true}`,
+			want: `{"stop_loss_levels": [{"price": 5990}], "take_profit_levels": [{"price": 6020.5, "quantity": 1}], "reviewed_at": "` + t0Text + `"}`,
+		},
+		{
+			body: fmt.Sprintf(`{"playbook_id": %q, "criteria_checklist": [{"criterion_id": %q, "checked": true}]}`, pb.ID, pb.EntryCriteria[0].ID),
+			// The exit criterion, not sent, is listed unchecked.
+			want: fmt.Sprintf(`{"playbook_id": %q, "playbooks": {"id": %[1]q, "title": "ORB"}, "criteria_checklist": [
+				{"criterion_id": %q, "checked": true}, {"criterion_id": %q, "checked": false}]}`,
+				pb.ID, pb.EntryCriteria[0].ID, pb.ExitCriteria[0].ID),
+		},
+		{
+			body: fmt.Sprintf(`{"risk_management_strategy_ids": [%q], "tag_ids": [%q]}`, strat.ID, tag.ID),
+			// Two contracts against a limit of one: the rule fails.
+			want: fmt.Sprintf(`{"risk_management_strategy_ids": [%q], "tags": [{"id": %q, "name": "Breakout"}],
+				"trade_rule_evaluations": [{"strategy_id": %[1]q, "result": "fail"}]}`, strat.ID, tag.ID),
+		},
+		{
+			body: fmt.Sprintf(`{"account_id": %q, "entry_date": "2026-02-06"}`, other.ID),
+			// With fills the entry date is the first fill's (DESIGN §6),
+			// still the 5th.
+			want: fmt.Sprintf(`{"account_id": %q, "account_number": "TOPSTEP-2", "entry_date": "2026-02-05"}`, other.ID),
+		},
+		{body: "{" + fills(1.5, "buy 1@6000.25", "buy 1@6001", "sell 2@5990.75") + "}"},
+		{body: `{"executions": [{"side": "buy", "quantity": 1, "price": 6000, "commission": -0, "execution_time": "09:30:00"}]}`},
+		{body: `{"status": "breakeven", "asset_class": "stocks"}`},
+		{body: `{"playbook_id": null, "exit_price": null, "exit_date": null, "exit_time": null, "executions": []}`},
+		{
+			body: `{"symbol": "NQZ5", "status": null, "asset_class": null, "tag_ids": [], "risk_management_strategy_ids": []}`,
+			// Without the client's status and class, the derived ones.
+			want: `{"symbol": "NQZ5", "status": "open", "asset_class": "futures", "point_value": 20, "tags": [],
+				"risk_management_strategy_ids": []}`,
+		},
 	} {
-		e.put(t, tr.ID, body)
+		readsBack(t, step.body, e.putAnswer(t, tr.ID, step.body), cmp.Or(step.want, step.body))
 	}
 }
 
