@@ -211,4 +211,23 @@ func TestBrowserPhoneWidth(t *testing.T) {
 			t.Errorf("%s at 360 px is %d px wide", page, width)
 		}
 	}
+	// On the trade list the P&L is on the screen, not behind a sideways
+	// scroll, and its link has the P&L's colour, not a link's blue.
+	var pnl struct {
+		Right, Width          float64
+		LinkColour, WinColour string
+	}
+	err := chromedp.Run(ctx,
+		chromedp.Navigate(hs.URL+"/trades"),
+		chromedp.WaitVisible(`[data-pnl] a`),
+		chromedp.Evaluate(`(() => { const c = document.querySelector("[data-pnl]");
+			return {Right: c.getBoundingClientRect().right, Width: window.innerWidth,
+				LinkColour: getComputedStyle(c.querySelector("a")).color, WinColour: getComputedStyle(c).color}; })()`, &pnl),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pnl.Right > pnl.Width || pnl.LinkColour != pnl.WinColour {
+		t.Errorf("the trade list at 360 px: P&L ends at %v of %v px; its link %s, the win colour %s", pnl.Right, pnl.Width, pnl.LinkColour, pnl.WinColour)
+	}
 }

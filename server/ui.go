@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"tradejournal/db"
 )
@@ -83,6 +84,10 @@ var templates = func() map[string]*template.Template {
 			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) })
 		},
 		"number": func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) },
+		// pct is a figure already in percent (62.345 is 62.3%), to one
+		// decimal, as every percentage on the pages.
+		"pct":  func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + "%" },
+		"when": formatWhen,
 		"numberPtr": func(v *float64) string {
 			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) })
 		},
@@ -117,6 +122,20 @@ var templates = func() map[string]*template.Template {
 	}
 	return out
 }()
+
+// formatWhen shows a stored timestamp (2026-11-27T08:39:33.830Z) as the
+// trader reads it: date and minute in their timezone; a value that is
+// not a timestamp shows as it is.
+func formatWhen(ts, timezone string) string {
+	t, err := time.Parse(db.TimeFormat, ts)
+	if err != nil {
+		return ts
+	}
+	if loc, err := time.LoadLocation(timezone); err == nil {
+		t = t.In(loc)
+	}
+	return t.Format("2006-01-02 15:04")
+}
 
 func ptrOr[T any](v *T, f func(T) string) string {
 	if v == nil {

@@ -486,6 +486,23 @@ type accountRow struct {
 	TargetPct int // of the profit target reached, 0..100; 0 without a target
 }
 
+// ConsistencyBroken reports whether the best day's share of the profit is
+// above the account's consistency rule (the status's consistency_ok).
+func (a accountRow) ConsistencyBroken() bool {
+	return a.Status.ConsistencyOK != nil && !*a.Status.ConsistencyOK
+}
+
+// Broken reports whether the status breaks any rule: a breach or the
+// consistency rule.
+func (a accountRow) Broken() bool { return len(a.Status.Breaches) > 0 || a.ConsistencyBroken() }
+
+// HasRules reports whether the account has a rule the status checks, so
+// that "No rule broken" says something.
+func (a accountRow) HasRules() bool {
+	r := a.Account
+	return r.MaxDrawdown != nil || r.MaxDailyLoss != nil || r.ConsistencyPct != nil || r.MaxContracts != nil
+}
+
 // handleAccountsPage shows each account with its prop status (GET
 // /accounts/{id}/status's figures): balance, the floor and the room to it,
 // today's loss left, the target, days, consistency and breaches.
