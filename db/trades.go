@@ -595,31 +595,53 @@ func rawOr(s, fallback string) json.RawMessage {
 // and tag associations, in one transaction; the warnings count them.
 func (db *DB) DeleteTrade(ctx context.Context, userID, id string) (Deleted, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
-		var err error
-		var fills, writeUps, tagLinks int
-		var day dayKey
-		err = tx.QueryRowContext(ctx, `SELECT
-			(SELECT count(*) FROM executions WHERE trade_id = t.id),
-			(SELECT count(*) FROM write_ups WHERE trade_id = t.id),
-			(SELECT count(*) FROM trade_tags WHERE trade_id = t.id),
-			t.account_id, t.entry_date
-			FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id).Scan(&fills, &writeUps, &tagLinks, &day.accountID, &day.date)
-		if errors.Is(err, sql.ErrNoRows) {
-			return Deleted{}, notFound("Trade")
-		}
+		var gone tradeRemoval
+		day, err := deleteTrade(ctx, tx, userID, id, &gone)
 		if err != nil {
-			return Deleted{}, err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, id); err != nil {
 			return Deleted{}, err
 		}
 		if err := db.reevaluateDays(ctx, tx, userID, id, day); err != nil {
 			return Deleted{}, err
 		}
-		d := Deleted{ID: id, Warnings: []string{}}
-		d.note("Deleted", fills, "execution")
-		d.note("Deleted", writeUps, "trade write-up")
-		d.note("Removed", tagLinks, "tag association")
-		return d, nil
+		return Deleted{ID: id, Warnings: gone.warnings()}, nil
 	})
+}
+
+// tradeRemoval counts what went with deleted trades, for the warnings.
+type tradeRemoval struct{ fills, writeUps, tagLinks int }
+
+func (r tradeRemoval) warnings() []string {
+	d := Deleted{Warnings: []string{}}
+	d.note("Deleted", r.fills, "execution")
+	d.note("Deleted", r.writeUps, "trade write-up")
+	d.note("Removed", r.tagLinks, "tag association")
+	return d.Warnings
+}
+
+// deleteTrade removes one of the user's trades (its fills, write-ups and
+// tag associations go by cascade), adds what went to gone, and returns the
+// day it left, whose day-level rules the caller checks again
+// (reevaluateDays) once every trade it deletes has gone.
+func deleteTrade(ctx context.Context, tx txn, userID, id string, gone *tradeRemoval) (dayKey, error) {
+	var fills, writeUps, tagLinks int
+	var day dayKey
+	err := tx.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM executions WHERE trade_id = t.id),
+		(SELECT count(*) FROM write_ups WHERE trade_id = t.id),
+		(SELECT count(*) FROM trade_tags WHERE trade_id = t.id),
+		t.account_id, t.entry_date
+		FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id).Scan(&fills, &writeUps, &tagLinks, &day.accountID, &day.date)
+	if errors.Is(err, sql.ErrNoRows) {
+		return dayKey{}, notFound("Trade")
+	}
+	if err != nil {
+		return dayKey{}, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, id); err != nil {
+		return dayKey{}, err
+	}
+	gone.fills += fills
+	gone.writeUps += writeUps
+	gone.tagLinks += tagLinks
+	return day, nil
 }
