@@ -203,6 +203,25 @@ func TestIsolationEveryRoute(t *testing.T) {
 			}
 		}},
 		"DELETE /api/v1/trades/{id}": {notFound("DELETE", "/api/v1/trades/"+a.trade, "")},
+		"POST /api/v1/trades/bulk": {
+			notFound("POST", "/api/v1/trades/bulk", fmt.Sprintf(`{"trade_ids": [%q], "delete": true}`, a.trade)),
+			notFound("POST", "/api/v1/trades/bulk", fmt.Sprintf(`{"trade_ids": [%q], "reviewed": true, "playbook_id": null}`, a.trade)),
+			func(t *testing.T) {
+				// Bob's own trade takes none of alice's tags or playbooks.
+				status, b := e.do(t, "POST", "/api/v1/trades", bob, bobTrade(`"entry_time": "09:30:00"`))
+				if status != http.StatusCreated {
+					t.Fatalf("bob's trade: %d %s", status, b)
+				}
+				own := decode[struct{ Data contentRecord }](t, b).Data.id()
+				for _, action := range []string{fmt.Sprintf(`"add_tag_ids": [%q]`, a.tag), fmt.Sprintf(`"remove_tag_ids": [%q]`, a.tag),
+					fmt.Sprintf(`"playbook_id": %q`, a.playbook)} {
+					notFound("POST", "/api/v1/trades/bulk", fmt.Sprintf(`{"trade_ids": [%q], %s}`, own, action))(t)
+				}
+				// His own he may delete, and does: bob has no trade for the stats' cases.
+				if status, b := e.do(t, "POST", "/api/v1/trades/bulk", bob, fmt.Sprintf(`{"trade_ids": [%q], "delete": true}`, own)); status != http.StatusOK {
+					t.Errorf("bob deleting his own trade: %d %s", status, b)
+				}
+			}},
 
 		"GET /api/v1/tags": {hidden("/api/v1/tags", a.group, a.tag)},
 		"POST /api/v1/tags": {notFound("POST", "/api/v1/tags", fmt.Sprintf(`{"type": "tag", "tag_group_id": %q, "name": "x"}`, a.group)),

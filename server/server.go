@@ -147,6 +147,7 @@ func (s *Server) routes() []route {
 		{"POST /api/v1/trades", "trades:write", false, createHandler(s, decodeTrade, s.db.CreateTrade)},
 		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.db.UpdateTrade)},
 		{"DELETE /api/v1/trades/{id}", "trades:write", false, deleteHandler(s, "Trade", s.db.DeleteTrade)},
+		{"POST /api/v1/trades/bulk", "trades:write", false, s.handleTradeBulk},
 
 		{"GET /api/v1/trades/export", "trades:read", false, s.handleTradeExport},
 
