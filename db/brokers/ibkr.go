@@ -12,7 +12,9 @@ import (
 // ExecID, TradeID). A cancellation (Buy/Sell BUY (Ca.) or SELL (Ca.), or
 // TransactionType TradeCancel) is no fill: it and the latest earlier row it
 // matches are skipped, and a later row with the cancelled execution's id
-// (IBKR's re-booking) is a fill.
+// (IBKR's re-booking) is a fill. A cancel's quantity reverses the row it
+// cancels (BUY (Ca.) -2 cancels BUY 2), so its sign is never held against
+// its side.
 var ibkrFlex = spec{
 	name:     "ibkr_flex",
 	required: []string{"contract", "side", "quantity", "price", "time"},
@@ -38,13 +40,15 @@ func ibkrRow(r *reader, line int, rec []string) {
 	side, okSide := side(sideText)
 	switch {
 	case sideText == "" && okQty && qty != 0:
-		side, okSide = "buy", true // the quantity's sign says it
-		if qty < 0 {
+		// The quantity's sign says it; a cancel's sign is the reverse of
+		// the side it cancels (a buy is cancelled by a negative quantity).
+		side, okSide = "buy", true
+		if (qty < 0) != cancel {
 			side = "sell"
 		}
 	case !okSide:
 		r.fail(line, "side", r.file.Columns["side"]+" must be BUY or SELL")
-	case okQty && qty < 0 && side == "buy":
+	case okQty && qty < 0 && side == "buy" && !cancel:
 		r.fail(line, "side", r.file.Columns["side"]+" says BUY but the quantity is negative (a sell)")
 	}
 	f.Side = side
