@@ -7,8 +7,9 @@ import (
 
 // ibkrFlex is an Interactive Brokers Flex Query of trades, exported as
 // CSV. Sells may have a negative quantity; costs are written negative.
-// IBCommission is the total; where it is absent the parts are added
-// (broker, third-party and other commissions). Source id: IBExecID (or
+// The total cost is IBCommission (an Activity query's Trades) or Commission
+// (a Trade Confirmation query's); where a row has no total the parts are
+// added (broker, third-party and other commissions). Source id: IBExecID (or
 // ExecID, TradeID). A cancellation (Buy/Sell BUY (Ca.) or SELL (Ca.), or
 // TransactionType TradeCancel) is no fill: it and the latest earlier row it
 // matches are skipped, and a later row with the cancelled execution's id
@@ -22,7 +23,7 @@ var ibkrFlex = spec{
 		"account": {"ClientAccountID", "AccountID", "Account"}, "contract": {"Symbol"}, "side": {"Buy/Sell"},
 		"quantity": {"Quantity"}, "price": {"TradePrice", "Price"}, "time": {"DateTime", "Date/Time"},
 		"id": {"IBExecID", "ExecID", "TradeID"}, "type": {"TransactionType"},
-		"total": {"IBCommission"}, "commission": {"BrokerExecutionCommission"},
+		"total": {"IBCommission", "Commission"}, "commission": {"BrokerExecutionCommission"},
 		"fees": {"BrokerClearingCommission"}, "fee2": {"ThirdPartyExecutionCommission"},
 		"fee3": {"ThirdPartyClearingCommission"}, "fee4": {"ThirdPartyRegulatoryCommission"},
 		"fee5": {"OtherCommission"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -64,4 +65,34 @@ func TestIBKRCancelWithoutSide(t *testing.T) {
 	if f.Rows != 3 || f.Skipped != 2 || len(f.Fills) != 1 || f.Fills[0].SourceID != "x2" {
 		t.Errorf("rows %d skipped %d fills %+v, want the sell x2 alone", f.Rows, f.Skipped, f.Fills)
 	}
+}
+
+// TestIBKRTradeConfirmationCommission: a Trade Confirmation query names its
+// total cost Commission, beside its parts (BrokerExecutionCommission and
+// the others), which it may leave at 0. The total alone is a fill's
+// commission, as a cost whatever its sign.
+func TestIBKRTradeConfirmationCommission(t *testing.T) {
+	f, err := Read(bytes.NewReader(readTestdata(t, "ibkr_trade_confirmation.csv")), Options{Location: newYork})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Format != "ibkr_flex" || f.Rows != 4 || f.Skipped != 0 || len(f.Fills) != 4 {
+		t.Fatalf("format %s rows %d skipped %d fills %d, want ibkr_flex 4 0 4", f.Format, f.Rows, f.Skipped, len(f.Fills))
+	}
+	for i, want := range []float64{1.24, 1.24, 1, 1.0562} {
+		if g := f.Fills[i].Commission; g == nil || *g != want {
+			t.Errorf("fill %d (line %d): commission %s, want %v", i, f.Fills[i].Line, costText(g), want)
+		}
+	}
+	if g := f.Fills[3]; g.Side != "sell" || g.Quantity != 100 || g.Price != 231.35 || g.SourceID != "0000e0d5.6761c5d6.04.01" {
+		t.Errorf("fill 3: %+v", g)
+	}
+}
+
+// costText writes a commission that may be unknown.
+func costText(c *float64) string {
+	if c == nil {
+		return "unknown"
+	}
+	return strconv.FormatFloat(*c, 'f', -1, 64)
 }
