@@ -198,16 +198,26 @@ func (r *reader) stamp(line int, rec []string, role string) stamp {
 }
 
 // fillRow reads a row that is one fill, by role: the shared shape of the
-// execution and order formats. Its commission is the sum of its cost
-// columns, or a per-contract rate x its quantity where the format has one.
+// execution and order formats. A negative quantity is a sell, and beside a
+// side that says buy an error on the side column. Its commission is the
+// sum of its cost columns, or a per-contract rate x its quantity where the
+// format has one.
 func fillRow(r *reader, line int, rec []string) {
 	f := Fill{Line: line, Account: r.cell(rec, "account"), Contract: contract(r.cell(rec, "contract")),
 		SourceID: r.cell(rec, "id")}
 	if f.Contract == "" {
 		r.fail(line, "contract", r.file.Columns["contract"]+" is required")
 	}
-	f.Side, _ = r.side(line, rec, "side")
-	f.Quantity, _ = r.positive(line, rec, "quantity")
+	var okSide bool
+	f.Side, okSide = r.side(line, rec, "side")
+	qty, okQty := r.number(line, rec, "quantity")
+	switch {
+	case okQty && qty == 0:
+		r.fail(line, "quantity", r.file.Columns["quantity"]+" must not be 0")
+	case okQty && qty < 0 && okSide && f.Side == "buy":
+		r.fail(line, "side", r.file.Columns["side"]+" says buy but the quantity is negative (a sell)")
+	}
+	f.Quantity = math.Abs(qty)
 	f.Price, _ = r.positive(line, rec, "price")
 	f.Commission = r.costs(line, rec, "commission", "fees")
 	if rate := r.costs(line, rec, "rate"); rate != nil {

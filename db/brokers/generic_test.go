@@ -170,3 +170,36 @@ func TestReadFileErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestNegativeQuantity: a negative quantity is a sell (DESIGN §8); beside a
+// side that says buy the row is an error keyed by the side column, as in
+// IBKR's files. In the generic file, line 3 sells 2 and line 4 is that
+// error; without line 4 the file reads.
+func TestNegativeQuantity(t *testing.T) {
+	text := string(readTestdata(t, "generic_negative_quantity.csv"))
+	_, err := Read(strings.NewReader(text), Options{Location: newYork})
+	var rows *Error
+	if !errors.As(err, &rows) {
+		t.Fatalf("got %v, want row errors", err)
+	}
+	want := []RowError{{4, "side", "side says buy but the quantity is negative (a sell)"}}
+	if !reflect.DeepEqual(rows.Rows, want) {
+		t.Errorf("row errors:\n got %+v\nwant %+v", rows.Rows, want)
+	}
+
+	lines := strings.SplitAfter(text, "\n")
+	f, err := Read(strings.NewReader(strings.Join(append(lines[:3:3], lines[4:]...), "")), Options{Location: newYork})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Fills) != 3 || f.Fills[1].Side != "sell" || f.Fills[1].Quantity != 2 || *f.Fills[1].Commission != 1.24 {
+		t.Errorf("fills: %+v", f.Fills)
+	}
+
+	// The formats that share the generic's reading: NinjaTrader's executions.
+	_, err = Read(strings.NewReader("Instrument,Action,Quantity,Price,Time,ID,Commission,Account\n"+
+		"MNQ 12-25,Buy,-1,21000,12/15/2025 9:31:05 AM,ida,$0.62,APEX-1\n"), Options{Location: newYork})
+	if !errors.As(err, &rows) || len(rows.Rows) != 1 || rows.Rows[0].Column != "Action" {
+		t.Errorf("NinjaTrader Buy with -1: %v, want one row error on Action", err)
+	}
+}
