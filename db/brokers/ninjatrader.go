@@ -3,11 +3,13 @@ package brokers
 // ninjaTraderExecutions is the Executions grid's export (Control Center →
 // Executions → right click → Export): one row per execution, partial fills
 // each their own. Source id: the execution's ID (never its Order ID, which
-// the partial fills of one order share). Instruments read MNQ 12-25.
+// the partial fills of one order share). The grid exports only the columns
+// it shows: with ID hidden the fills have no id, and the journal hashes
+// them as it does any fill without one. Instruments read MNQ 12-25.
 // Times follow the Windows locale: date_order decides 03/04/2025.
 var ninjaTraderExecutions = spec{
 	name:     "ninjatrader_executions",
-	required: []string{"contract", "side", "quantity", "price", "time", "id"},
+	required: []string{"contract", "side", "quantity", "price", "time"},
 	columns: map[string][]string{
 		"account": {"Account"}, "contract": {"Instrument"}, "side": {"Action"}, "quantity": {"Quantity"},
 		"price": {"Price"}, "time": {"Time"}, "id": {"ID", "Execution ID"}, "commission": {"Commission"},
