@@ -10,15 +10,16 @@ import (
 	"tradejournal/db"
 	"tradejournal/db/prop"
 	"tradejournal/db/trading"
+	"tradejournal/server/input"
 )
 
 func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Account")
+	id, err := input.PathID(r, "Account")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	cascade, err := queryBool(r.URL.Query(), "cascade")
+	cascade, err := input.QueryBool(r.URL.Query(), "cascade")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -41,40 +42,40 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, p *
 
 // validateAccount checks an account body and normalises it in place.
 func validateAccount(in *db.AccountInput, create bool) error {
-	f := fieldErrors{}
+	f := input.Errors{}
 	in.AccountNumber.Value = strings.TrimSpace(in.AccountNumber.Value)
-	f.required("account_number", in.AccountNumber, create)
-	f.text("account_number", in.AccountNumber, 128)
-	f.text("name", in.Name, 200)
-	f.text("prop_firm", in.PropFirm, 200)
-	f.text("broker", in.Broker, 200)
-	notNull(f, "account_type", in.AccountType)
-	f.oneOf("account_type", in.AccountType, db.AccountTypes)
-	notNull(f, "status", in.Status)
-	f.oneOf("status", in.Status, db.AccountStatuses)
-	notNull(f, "currency", in.Currency)
+	f.Required("account_number", in.AccountNumber, create)
+	f.Text("account_number", in.AccountNumber, 128)
+	f.Text("name", in.Name, 200)
+	f.Text("prop_firm", in.PropFirm, 200)
+	f.Text("broker", in.Broker, 200)
+	input.NotNull(f, "account_type", in.AccountType)
+	f.OneOf("account_type", in.AccountType, db.AccountTypes)
+	input.NotNull(f, "status", in.Status)
+	f.OneOf("status", in.Status, db.AccountStatuses)
+	input.NotNull(f, "currency", in.Currency)
 	if in.Currency.Set && !in.Currency.Null {
 		in.Currency.Value = strings.ToUpper(in.Currency.Value)
 		if !isCurrencyCode(in.Currency.Value) {
-			f.add("currency", "currency must be a three-letter ISO 4217 code such as USD")
+			f.Add("currency", "currency must be a three-letter ISO 4217 code such as USD")
 		}
 	}
-	f.httpURL("firms_logo", in.FirmsLogo)
+	f.HTTPURL("firms_logo", in.FirmsLogo)
 	if v := in.StartingBalance; v.Set && !v.Null && v.Value < 0 {
-		f.add("starting_balance", "starting_balance must be zero or more")
+		f.Add("starting_balance", "starting_balance must be zero or more")
 	}
 	if in.StartingBalance.Value == 0 {
 		in.StartingBalance.Value = 0 // -0 would serve as -0 here but as 0 once stored
 	}
 	validateSchedule(f, &in.CommissionSchedule)
 	validateRules(f, in)
-	f.uuids("tag_ids", in.TagIDs)
-	lowerIDs(&in.TagIDs)
-	return f.err()
+	f.UUIDs("tag_ids", in.TagIDs)
+	input.LowerIDs(&in.TagIDs)
+	return f.Err()
 }
 
 // validateRules checks an account's prop-firm rules (DESIGN §10).
-func validateRules(f fieldErrors, in *db.AccountInput) {
+func validateRules(f input.Errors, in *db.AccountInput) {
 	for _, v := range []struct {
 		field string
 		value *db.Optional[float64]
@@ -84,35 +85,35 @@ func validateRules(f fieldErrors, in *db.AccountInput) {
 	} {
 		if v.value.Set && !v.value.Null {
 			if msg := trading.CheckCommission(v.field, v.value.Value); msg != "" {
-				f.add(v.field, fmt.Sprintf("%s must be an amount from 0 to %g", v.field, float64(trading.MaxAmount)))
+				f.Add(v.field, fmt.Sprintf("%s must be an amount from 0 to %g", v.field, float64(trading.MaxAmount)))
 			}
 			v.value.Value += 0 // no -0
 		}
 	}
-	f.oneOf("drawdown_mode", in.DrawdownMode, prop.DrawdownModes)
+	f.OneOf("drawdown_mode", in.DrawdownMode, prop.DrawdownModes)
 	for _, v := range []struct {
 		field string
 		value db.Optional[int]
 	}{{"min_trading_days", in.MinTradingDays}, {"max_contracts", in.MaxContracts}} {
 		if v.value.Set && !v.value.Null && (v.value.Value < 0 || v.value.Value > maxRuleCount) {
-			f.add(v.field, fmt.Sprintf("%s must be a whole number from 0 to %d", v.field, maxRuleCount))
+			f.Add(v.field, fmt.Sprintf("%s must be a whole number from 0 to %d", v.field, maxRuleCount))
 		}
 	}
 	percent(f, "consistency_pct", in.ConsistencyPct)
-	notNull(f, "profit_split", in.ProfitSplit)
+	input.NotNull(f, "profit_split", in.ProfitSplit)
 	percent(f, "profit_split", in.ProfitSplit)
 	in.ConsistencyPct.Value += 0 // no -0
 	in.ProfitSplit.Value += 0
-	notNull(f, "day_starts_at", in.DayStartsAt)
+	input.NotNull(f, "day_starts_at", in.DayStartsAt)
 	if v := in.DayStartsAt; v.Set && !v.Null {
 		if _, err := time.Parse("15:04", v.Value); err != nil || len(v.Value) != 5 {
-			f.add("day_starts_at", "day_starts_at must be a time HH:MM, such as 18:00")
+			f.Add("day_starts_at", "day_starts_at must be a time HH:MM, such as 18:00")
 		}
 	}
-	notNull(f, "day_timezone", in.DayTimezone)
+	input.NotNull(f, "day_timezone", in.DayTimezone)
 	if v := in.DayTimezone; v.Set && !v.Null {
 		if err := db.CheckTimezone(v.Value); err != nil {
-			f.add("day_timezone", "day_timezone must be an IANA timezone such as America/New_York; "+
+			f.Add("day_timezone", "day_timezone must be an IANA timezone such as America/New_York; "+
 				strconv.Quote(v.Value)+" is not one")
 		}
 	}
@@ -122,9 +123,9 @@ func validateRules(f fieldErrors, in *db.AccountInput) {
 const maxRuleCount = 1_000_000
 
 // percent checks a percentage field: 0 to 100.
-func percent(f fieldErrors, field string, v db.Optional[float64]) {
+func percent(f input.Errors, field string, v db.Optional[float64]) {
 	if v.Set && !v.Null && !(v.Value >= 0 && v.Value <= 100) {
-		f.add(field, field+" must be a percentage from 0 to 100")
+		f.Add(field, field+" must be a percentage from 0 to 100")
 	}
 }
 
@@ -133,12 +134,12 @@ const maxScheduleEntries = 500
 
 // validateSchedule checks a commission schedule and writes its keys as
 // they are matched: upper case, trimmed, futures roots without a slash.
-func validateSchedule(f fieldErrors, v *db.Optional[db.CommissionSchedule]) {
+func validateSchedule(f input.Errors, v *db.Optional[db.CommissionSchedule]) {
 	if !v.Set || v.Null {
 		return
 	}
 	if len(v.Value) > maxScheduleEntries {
-		f.add("commission_schedule", fmt.Sprintf("commission_schedule may hold at most %d entries", maxScheduleEntries))
+		f.Add("commission_schedule", fmt.Sprintf("commission_schedule may hold at most %d entries", maxScheduleEntries))
 		return
 	}
 	out := make(db.CommissionSchedule, len(v.Value))
@@ -147,9 +148,9 @@ func validateSchedule(f fieldErrors, v *db.Optional[db.CommissionSchedule]) {
 		field := "commission_schedule." + k
 		switch {
 		case key == "" || len(key) > 32:
-			f.add(field, field+` must be keyed by a futures root, a symbol or "*" (1 to 32 characters)`)
+			f.Add(field, field+` must be keyed by a futures root, a symbol or "*" (1 to 32 characters)`)
 		case trading.CheckCommission(field, rate) != "":
-			f.add(field, field+" must be zero or more dollars per contract per side")
+			f.Add(field, field+" must be zero or more dollars per contract per side")
 		}
 		out[key] = rate + 0 // no -0
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // maxChartBookDocuments bounds the documents of one chart book.
@@ -12,13 +13,13 @@ const maxChartBookDocuments = 500
 // validateChartBook: title is required; description is a text that null
 // clears to ""; playbook_id is optional and null clears it; document_ids
 // given replaces the set (null is a 400: send [] to clear).
-func validateChartBook(f fieldErrors, in *db.ChartBookInput, create bool) {
-	f.title(&in.Title, create, true)
-	f.text("description", in.Description, maxDescription)
-	f.ref("playbook_id", &in.PlaybookID, create, false)
+func validateChartBook(f input.Errors, in *db.ChartBookInput, create bool) {
+	checkTitle(f, &in.Title, create, true)
+	f.Text("description", in.Description, maxDescription)
+	checkRef(f, "playbook_id", &in.PlaybookID, create, false)
 	if len(in.DocumentIDs.Value) > maxChartBookDocuments {
-		f.add("document_ids", fmt.Sprintf("document_ids may hold at most %d documents", maxChartBookDocuments))
+		f.Add("document_ids", fmt.Sprintf("document_ids may hold at most %d documents", maxChartBookDocuments))
 	}
-	f.idList("document_ids", &in.DocumentIDs)
-	f.idList("tag_ids", &in.TagIDs)
+	checkIDList(f, "document_ids", &in.DocumentIDs)
+	checkIDList(f, "tag_ids", &in.TagIDs)
 }

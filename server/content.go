@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // The four kinds of content (write-ups, trading plans, chart books, report
@@ -16,11 +17,11 @@ import (
 // contentDecoder reads a content body (jsonBody) and checks it with the
 // kind's validate, which normalises it in place; create says whether
 // required fields must be present.
-func contentDecoder[In any](validate func(f fieldErrors, in *In, create bool)) decodeFunc[In] {
+func contentDecoder[In any](validate func(f input.Errors, in *In, create bool)) decodeFunc[In] {
 	return jsonBody(func(in *In, create bool) error {
-		f := fieldErrors{}
+		f := input.Errors{}
 		validate(f, in, create)
-		return f.err()
+		return f.Err()
 	})
 }
 
@@ -51,45 +52,45 @@ func contentList[T, In any](s *Server, store db.Content[T, In]) handlerFunc {
 // the kind has (trade_id, playbook_id, account_id) and start_date /
 // end_date. A malformed value is a 400 naming the parameter.
 func parseContentFilter(q url.Values, refs []string, timezone string) (db.ContentFilter, error) {
-	f := fieldErrors{}
+	f := input.Errors{}
 	filter := db.ContentFilter{
 		Refs:     map[string]string{},
 		Timezone: timezone,
 	}
 	for _, name := range refs {
-		filter.Refs[name] = f.queryUUID(name, strings.TrimSpace(q.Get(name)))
+		filter.Refs[name] = f.QueryUUID(name, strings.TrimSpace(q.Get(name)))
 	}
-	filter.StartDate, filter.EndDate = dateRange(f, q)
-	return filter, f.err()
+	filter.StartDate, filter.EndDate = input.DateRange(f, q)
+	return filter, f.Err()
 }
 
-// title checks a title: trimmed, at most maxTitle characters, and when
+// checkTitle checks a title: trimmed, at most maxTitle characters, and when
 // required present on create and never blank or null.
-func (f fieldErrors) title(v *db.Optional[string], create, required bool) {
+func checkTitle(f input.Errors, v *db.Optional[string], create, required bool) {
 	v.Value = strings.TrimSpace(v.Value)
 	if required {
-		f.required("title", *v, create)
+		f.Required("title", *v, create)
 	}
-	f.text("title", *v, maxTitle)
+	f.Text("title", *v, maxTitle)
 }
 
-// ref checks a body's reference to another record by id, and lower-cases
+// checkRef checks a body's reference to another record by id, and lower-cases
 // it. A required one must be present on create and is never null; an
 // optional one is cleared by null.
-func (f fieldErrors) ref(field string, v *db.Optional[string], create, required bool) {
+func checkRef(f input.Errors, field string, v *db.Optional[string], create, required bool) {
 	switch {
 	case required && v.Null:
-		f.add(field, field+" cannot be null")
+		f.Add(field, field+" cannot be null")
 	case required && create && !v.Set:
-		f.add(field, field+" is required")
+		f.Add(field, field+" is required")
 	case v.Set && !v.Null:
-		f.uuid(field, v.Value)
+		f.UUID(field, v.Value)
 	}
 	v.Value = strings.ToLower(v.Value)
 }
 
-// idList checks a list of ids in a body and lower-cases them.
-func (f fieldErrors) idList(field string, v *db.Optional[[]string]) {
-	f.uuids(field, *v)
-	lowerIDs(v)
+// checkIDList checks a list of ids in a body and lower-cases them.
+func checkIDList(f input.Errors, field string, v *db.Optional[[]string]) {
+	f.UUIDs(field, *v)
+	input.LowerIDs(v)
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // Every handler is a handlerFunc that the route table (server.go) names.
@@ -83,7 +84,7 @@ func filteredList[F, T any](s *Server, parse func(url.Values) (F, error),
 // is the kind's 404, as an unknown one is.
 func getHandler[T any](s *Server, kind string, get func(ctx context.Context, userID, id string) (T, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-		id, err := pathID(r, kind)
+		id, err := input.PathID(r, kind)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -119,7 +120,7 @@ func createHandler[In, T any](s *Server, decode decodeFunc[In], create func(ctx 
 // the body holds.
 func updateHandler[In, T any](s *Server, kind string, decode decodeFunc[In], update func(ctx context.Context, userID, id string, in In) (T, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-		id, err := pathID(r, kind)
+		id, err := input.PathID(r, kind)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -142,7 +143,7 @@ func updateHandler[In, T any](s *Server, kind string, decode decodeFunc[In], upd
 // "deleted_id": …, "warnings": […]}.
 func deleteHandler(s *Server, kind string, del func(ctx context.Context, userID, id string) (db.Deleted, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-		id, err := pathID(r, kind)
+		id, err := input.PathID(r, kind)
 		if err != nil {
 			s.writeError(w, r, err)
 			return

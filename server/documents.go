@@ -9,6 +9,7 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/files"
+	"tradejournal/server/input"
 )
 
 // document is a document as the API shows it: its record and a freshly
@@ -73,26 +74,26 @@ func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, p *d
 // parseDocumentFilter reads the list's query; a malformed value is a 400
 // naming the parameter.
 func parseDocumentFilter(q url.Values, timezone string) (db.DocumentFilter, error) {
-	f := fieldErrors{}
+	f := input.Errors{}
 	filter := db.DocumentFilter{
-		AccountID: f.queryUUID("account_id", q.Get("account_id")),
-		Category:  f.queryEnum("category", q.Get("category"), db.DocumentCategories),
+		AccountID: f.QueryUUID("account_id", q.Get("account_id")),
+		Category:  f.QueryEnum("category", q.Get("category"), db.DocumentCategories),
 		Search:    strings.TrimSpace(q.Get("search")),
-		StartDate: f.queryDate("start_date", q.Get("start_date")),
-		EndDate:   f.queryDate("end_date", q.Get("end_date")),
+		StartDate: f.QueryDate("start_date", q.Get("start_date")),
+		EndDate:   f.QueryDate("end_date", q.Get("end_date")),
 		Timezone:  timezone,
 	}
-	if err := f.err(); err != nil {
+	if err := f.Err(); err != nil {
 		return db.DocumentFilter{}, err
 	}
 	if filter.StartDate != "" && filter.EndDate != "" && filter.StartDate > filter.EndDate {
-		return db.DocumentFilter{}, invalid("end_date", "end_date must not be before start_date")
+		return db.DocumentFilter{}, input.Invalid("end_date", "end_date must not be before start_date")
 	}
 	return filter, nil
 }
 
 func (s *Server) handleDocumentGet(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Document")
+	id, err := input.PathID(r, "Document")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -106,7 +107,7 @@ func (s *Server) handleDocumentGet(w http.ResponseWriter, r *http.Request, p *db
 }
 
 func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Document")
+	id, err := input.PathID(r, "Document")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -116,13 +117,13 @@ func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, p 
 		s.writeError(w, r, err)
 		return
 	}
-	f := fieldErrors{}
+	f := input.Errors{}
 	upd.DocumentName.Value = strings.TrimSpace(upd.DocumentName.Value)
-	f.required("document_name", upd.DocumentName, false)
-	f.text("document_name", upd.DocumentName, maxDocumentName)
-	f.required("category", upd.Category, false)
-	f.oneOf("category", upd.Category, db.DocumentCategories)
-	if err := f.err(); err != nil {
+	f.Required("document_name", upd.DocumentName, false)
+	f.Text("document_name", upd.DocumentName, maxDocumentName)
+	f.Required("category", upd.Category, false)
+	f.OneOf("category", upd.Category, db.DocumentCategories)
+	if err := f.Err(); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -135,7 +136,7 @@ func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, p 
 }
 
 func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Document")
+	id, err := input.PathID(r, "Document")
 	if err != nil {
 		s.writeError(w, r, err)
 		return

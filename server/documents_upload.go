@@ -18,6 +18,7 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/files"
+	"tradejournal/server/input"
 )
 
 // Upload limits.
@@ -130,7 +131,7 @@ func (s *Server) readUploadForm(mr *multipart.Reader) (*uploadForm, error) {
 
 // read reads the parts into form.
 func (form *uploadForm) read(mr *multipart.Reader, store *files.Store) error {
-	f := fieldErrors{}
+	f := input.Errors{}
 	seenFile := false
 	for {
 		part, err := mr.NextPart()
@@ -144,7 +145,7 @@ func (form *uploadForm) read(mr *multipart.Reader, store *files.Store) error {
 		switch {
 		case name == "file":
 			if seenFile {
-				f.add("file", "send one file per upload")
+				f.Add("file", "send one file per upload")
 				continue
 			}
 			seenFile = true
@@ -156,17 +157,17 @@ func (form *uploadForm) read(mr *multipart.Reader, store *files.Store) error {
 			case body.err != nil:
 				return bodyReadError(body.err)
 			case errors.Is(err, files.ErrTooLarge):
-				return invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
+				return input.Invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
 			case errors.Is(err, files.ErrEmpty):
-				f.add("file", "file is empty")
+				f.Add("file", "file is empty")
 			case errors.As(err, &wrongType):
-				f.add("file", "file must be a JPEG, PNG, WebP or PDF; its content is "+wrongType.Detected)
+				f.Add("file", "file must be a JPEG, PNG, WebP or PDF; its content is "+wrongType.Detected)
 			case err != nil:
 				return err
 			}
 		case slices.Contains(uploadFields, name):
 			if _, dup := form.fields[name]; dup {
-				f.add(name, name+" is given more than once")
+				f.Add(name, name+" is given more than once")
 			}
 			b, err := io.ReadAll(io.LimitReader(part, maxFormField+1))
 			if err != nil {
@@ -174,18 +175,18 @@ func (form *uploadForm) read(mr *multipart.Reader, store *files.Store) error {
 			}
 			switch {
 			case len(b) > maxFormField:
-				f.add(name, fmt.Sprintf("%s must be at most %d bytes", name, maxFormField))
+				f.Add(name, fmt.Sprintf("%s must be at most %d bytes", name, maxFormField))
 			case !utf8.Valid(b):
-				f.add(name, name+" must be UTF-8 text")
+				f.Add(name, name+" must be UTF-8 text")
 			default:
 				form.fields[name] = strings.TrimSpace(string(b))
 			}
 		}
 	}
 	if !seenFile {
-		f.add("file", "file is required")
+		f.Add("file", "file is required")
 	}
-	return f.err()
+	return f.Err()
 }
 
 // bodyReadError is the answer to a body that could not be read: too large,
@@ -198,7 +199,7 @@ func bodyReadError(err error) error {
 	if errors.Is(err, errTooSlow) {
 		return errTooSlow
 	}
-	return invalid("body", "body is not well-formed multipart/form-data, or ended early")
+	return input.Invalid("body", "body is not well-formed multipart/form-data, or ended early")
 }
 
 // errRecorder remembers the first error of reading r other than EOF, to
@@ -220,28 +221,28 @@ func (e *errRecorder) Read(p []byte) (int, error) {
 // document_name, category and account_number; a replace needs document_id,
 // and keeps the document's own metadata where the form leaves a field out.
 func validateUpload(form *uploadForm) (db.DocumentUpload, string, error) {
-	f := fieldErrors{}
+	f := input.Errors{}
 	fields := form.fields
 	replace := false
 	if v, ok := fields["replace"]; ok {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			f.add("replace", "replace must be true or false")
+			f.Add("replace", "replace must be true or false")
 		}
 		replace = b
 	}
 	replaceID := strings.ToLower(fields["document_id"])
 	switch {
 	case replace && replaceID == "":
-		f.add("document_id", "document_id is required when replace is true")
+		f.Add("document_id", "document_id is required when replace is true")
 	case !replace && replaceID != "":
-		f.add("document_id", "document_id is only used with replace=true")
+		f.Add("document_id", "document_id is only used with replace=true")
 	case replaceID != "":
-		f.uuid("document_id", replaceID)
+		f.UUID("document_id", replaceID)
 	}
 	for _, name := range []string{"document_name", "category", "account_number"} {
 		if fields[name] == "" && !replace {
-			f.add(name, name+" is required")
+			f.Add(name, name+" is required")
 		}
 	}
 	in := db.DocumentUpload{
@@ -249,12 +250,12 @@ func validateUpload(form *uploadForm) (db.DocumentUpload, string, error) {
 		DocumentName:  fields["document_name"],
 		Category:      fields["category"],
 	}
-	f.text("document_name", db.Some(in.DocumentName), maxDocumentName)
-	f.text("account_number", db.Some(in.AccountNumber), 128)
+	f.Text("document_name", db.Some(in.DocumentName), maxDocumentName)
+	f.Text("account_number", db.Some(in.AccountNumber), 128)
 	if in.Category != "" {
-		f.oneOf("category", db.Some(in.Category), db.DocumentCategories)
+		f.OneOf("category", db.Some(in.Category), db.DocumentCategories)
 	}
-	if err := f.err(); err != nil {
+	if err := f.Err(); err != nil {
 		return db.DocumentUpload{}, "", err
 	}
 	t := form.file

@@ -9,6 +9,7 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/db/brokers"
+	"tradejournal/server/input"
 )
 
 // apiError is an error with the status, code and message a client reads.
@@ -32,29 +33,6 @@ var (
 
 func errForbidden(scope string) error {
 	return &apiError{status: http.StatusForbidden, code: "FORBIDDEN", message: "This API key lacks the " + scope + " scope"}
-}
-
-// fieldErrors collects validation failures by field name (or path, such as
-// "executions[2].price"); the first message for a field wins.
-type fieldErrors map[string]string
-
-func (f fieldErrors) add(field, message string) {
-	if _, ok := f[field]; !ok {
-		f[field] = message
-	}
-}
-
-// err is the 400 for the collected failures, or nil when there are none.
-func (f fieldErrors) err() error {
-	if len(f) == 0 {
-		return nil
-	}
-	return &apiError{status: http.StatusBadRequest, code: "VALIDATION_ERROR", message: "Validation failed", details: f}
-}
-
-// invalid is a 400 naming one field.
-func invalid(field, message string) error {
-	return fieldErrors{field: message}.err()
 }
 
 type ctxKey int
@@ -101,6 +79,7 @@ const storageFullRetry = 60
 func toAPIError(err error) (e *apiError, internal bool) {
 	var (
 		ae       *apiError
+		fields   *input.Error
 		notFound *db.NotFoundError
 		inv      *db.InvalidError
 		conflict *db.ConflictError
@@ -116,8 +95,10 @@ func toAPIError(err error) (e *apiError, internal bool) {
 			e.details = map[string]string{notFound.Field: notFound.Error()}
 		}
 		return e, false
+	case errors.As(err, &fields):
+		return &apiError{status: http.StatusBadRequest, code: "VALIDATION_ERROR", message: "Validation failed", details: fields.Fields}, false
 	case errors.As(err, &inv):
-		return invalid(inv.Field, inv.Message).(*apiError), false
+		return fromFields(input.Invalid(inv.Field, inv.Message)), false
 	case errors.As(err, &rows):
 		details := make(map[string]string, len(rows.Rows))
 		for _, e := range rows.Rows {
@@ -126,13 +107,19 @@ func toAPIError(err error) (e *apiError, internal bool) {
 		return &apiError{status: http.StatusBadRequest, code: "VALIDATION_ERROR",
 			message: "The file has rows that cannot be read; nothing was imported", details: details}, false
 	case errors.As(err, &field):
-		return invalid(field.Field, field.Message).(*apiError), false
+		return fromFields(input.Invalid(field.Field, field.Message)), false
 	case errors.As(err, &conflict):
 		return &apiError{status: http.StatusConflict, code: "CONFLICT", message: conflict.Message, details: conflict.Details}, false
 	case db.IsStorageFull(err):
 		return errStorageFull, false
 	}
 	return errInternal, true
+}
+
+// fromFields is the 400 of an *input.Error.
+func fromFields(err error) *apiError {
+	e, _ := toAPIError(err)
+	return e
 }
 
 // answerError is the answer to err, for the API and the pages alike: it

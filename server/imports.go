@@ -12,6 +12,7 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/db/brokers"
+	"tradejournal/server/input"
 )
 
 // importFields are the import form's text fields (DESIGN §8). They come
@@ -60,7 +61,7 @@ func readImportForm(mr *multipart.Reader, p *db.Principal) (db.ImportInput, erro
 		switch {
 		case name == "file":
 			if in.File != nil {
-				return db.ImportInput{}, invalid("file", "send one file per import")
+				return db.ImportInput{}, input.Invalid("file", "send one file per import")
 			}
 			opts, err := importOptions(fields, p, &in)
 			if err != nil {
@@ -73,30 +74,30 @@ func readImportForm(mr *multipart.Reader, p *db.Principal) (db.ImportInput, erro
 			case body.err != nil:
 				return db.ImportInput{}, bodyReadError(body.err)
 			case body.left < 0:
-				return db.ImportInput{}, invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
+				return db.ImportInput{}, input.Invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
 			case err != nil:
 				return db.ImportInput{}, err
 			}
 			in.File = file
 		case slices.Contains(importFields, name):
 			if in.File != nil {
-				return db.ImportInput{}, invalid(name, name+" must come before the file in the form")
+				return db.ImportInput{}, input.Invalid(name, name+" must come before the file in the form")
 			}
 			if _, dup := fields[name]; dup {
-				return db.ImportInput{}, invalid(name, name+" is given more than once")
+				return db.ImportInput{}, input.Invalid(name, name+" is given more than once")
 			}
 			b, err := io.ReadAll(io.LimitReader(part, maxFormField+1))
 			if err != nil {
 				return db.ImportInput{}, bodyReadError(err)
 			}
 			if len(b) > maxFormField || !utf8.Valid(b) {
-				return db.ImportInput{}, invalid(name, fmt.Sprintf("%s must be UTF-8 text of at most %d bytes", name, maxFormField))
+				return db.ImportInput{}, input.Invalid(name, fmt.Sprintf("%s must be UTF-8 text of at most %d bytes", name, maxFormField))
 			}
 			fields[name] = strings.TrimSpace(string(b))
 		}
 	}
 	if in.File == nil {
-		return db.ImportInput{}, invalid("file", "file is required")
+		return db.ImportInput{}, input.Invalid("file", "file is required")
 	}
 	return in, nil
 }
@@ -104,25 +105,25 @@ func readImportForm(mr *multipart.Reader, p *db.Principal) (db.ImportInput, erro
 // importOptions checks the form's fields and turns them into the parser's
 // options and the import's account, zone and dry-run flag.
 func importOptions(fields map[string]string, p *db.Principal, in *db.ImportInput) (brokers.Options, error) {
-	f := fieldErrors{}
+	f := input.Errors{}
 	opts := brokers.Options{Format: fields["format"], Decimal: fields["decimal"], DateOrder: fields["date_order"]}
 	if opts.Format != "" && opts.Format != "auto" && !slices.Contains(brokers.Formats, opts.Format) {
-		f.add("format", "format must be auto or one of "+strings.Join(brokers.Formats, ", "))
+		f.Add("format", "format must be auto or one of "+strings.Join(brokers.Formats, ", "))
 	}
 	if !slices.Contains([]string{"", "point", "comma"}, opts.Decimal) {
-		f.add("decimal", "decimal must be point or comma")
+		f.Add("decimal", "decimal must be point or comma")
 	}
 	if !slices.Contains([]string{"", "auto", "mdy", "dmy", "ymd"}, opts.DateOrder) {
-		f.add("date_order", "date_order must be auto, mdy, dmy or ymd")
+		f.Add("date_order", "date_order must be auto, mdy, dmy or ymd")
 	}
 	if id := fields["account_id"]; id != "" {
-		in.AccountID, _ = f.uuid("account_id", id)
+		in.AccountID, _ = f.UUID("account_id", id)
 		in.AccountID = strings.ToLower(in.AccountID)
 	}
 	in.Timezone = p.Timezone
 	if tz := fields["timezone"]; tz != "" {
 		if db.CheckTimezone(tz) != nil {
-			f.add("timezone", "timezone must be an IANA zone name such as America/New_York")
+			f.Add("timezone", "timezone must be an IANA zone name such as America/New_York")
 		}
 		in.Timezone = tz
 	}
@@ -131,14 +132,14 @@ func importOptions(fields map[string]string, p *db.Principal, in *db.ImportInput
 	case "true":
 		in.DryRun = true
 	default:
-		f.add("dry_run", "dry_run must be true or false")
+		f.Add("dry_run", "dry_run must be true or false")
 	}
-	if err := f.err(); err != nil {
+	if err := f.Err(); err != nil {
 		return brokers.Options{}, err
 	}
 	loc, err := time.LoadLocation(in.Timezone)
 	if err != nil {
-		return brokers.Options{}, invalid("timezone", "timezone must be an IANA zone name such as America/New_York")
+		return brokers.Options{}, input.Invalid("timezone", "timezone must be an IANA zone name such as America/New_York")
 	}
 	opts.Location = loc
 	return opts, nil
@@ -173,12 +174,12 @@ func (s *sizedReader) Read(p []byte) (int, error) {
 // handleImportDelete undoes an import; ?force=true also deletes trades
 // that carry review work.
 func (s *Server) handleImportDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	id, err := pathID(r, "Import")
+	id, err := input.PathID(r, "Import")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	force, err := queryBool(r.URL.Query(), "force")
+	force, err := input.QueryBool(r.URL.Query(), "force")
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 
 	"tradejournal/db/trading"
 )
@@ -45,17 +46,17 @@ func (s *Server) handleInstrumentSet(w http.ResponseWriter, r *http.Request, p *
 		s.writeError(w, r, err)
 		return
 	}
-	f := fieldErrors{}
+	f := input.Errors{}
 	if !instrumentRoot.MatchString(root) {
-		f.add("root", "root must be 1 to 12 letters or digits, such as NQ or 6E")
+		f.Add("root", "root must be 1 to 12 letters or digits, such as NQ or 6E")
 	}
 	if !body.PointValue.Set || body.PointValue.Null {
-		f.add("point_value", "point_value must be a positive number")
+		f.Add("point_value", "point_value must be a positive number")
 	}
-	f.amount("point_value", body.PointValue)
-	notNull(f, "asset_class", body.AssetClass)
-	f.oneOf("asset_class", body.AssetClass, db.AssetClasses)
-	if err := f.err(); err != nil {
+	f.Amount("point_value", body.PointValue)
+	input.NotNull(f, "asset_class", body.AssetClass)
+	f.OneOf("asset_class", body.AssetClass, db.AssetClasses)
+	if err := f.Err(); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // maxJSONBody is the largest JSON request body; larger is a 413.
@@ -34,7 +35,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 			if _, err = dec.Token(); err == io.EOF {
 				return checkNames(body, reflect.TypeOf(dst), "")
 			} else if err == nil {
-				return invalid("body", "body must hold a single JSON value")
+				return input.Invalid("body", "body must hold a single JSON value")
 			}
 		}
 	}
@@ -47,22 +48,22 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	case errors.As(err, &tooLarge):
 		return errTooLarge
 	case errors.Is(err, io.EOF):
-		return invalid("body", "body is empty: send a JSON object")
+		return input.Invalid("body", "body is empty: send a JSON object")
 	case errors.As(err, &syntax):
-		return invalid("body", fmt.Sprintf("malformed JSON at byte %d", syntax.Offset))
+		return input.Invalid("body", fmt.Sprintf("malformed JSON at byte %d", syntax.Offset))
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return invalid("body", "malformed JSON: the body ends too early")
+		return input.Invalid("body", "malformed JSON: the body ends too early")
 	case errors.As(err, &wrongType):
 		if wrongType.Field == "" {
-			return invalid("body", "body must be a JSON "+kindName(wrongType.Type))
+			return input.Invalid("body", "body must be a JSON "+kindName(wrongType.Type))
 		}
 		field := jsonPath(wrongType.Field)
 		if field == "" {
-			return invalid("body", "body must be a JSON object")
+			return input.Invalid("body", "body must be a JSON object")
 		}
-		return invalid(field, field+" must be "+article(kindName(wrongType.Type)))
+		return input.Invalid(field, field+" must be "+article(kindName(wrongType.Type)))
 	}
-	return invalid("body", "malformed JSON")
+	return input.Invalid("body", "malformed JSON")
 }
 
 // jsonPath turns the decoder's path to a field into the client's: the
@@ -133,4 +134,25 @@ type deletedBody struct {
 	Success   bool     `json:"success"`
 	DeletedID string   `json:"deleted_id"`
 	Warnings  []string `json:"warnings"`
+}
+
+// decodeElement decodes one element of a body array, naming its fields by
+// path on a wrong type.
+func decodeElement(raw json.RawMessage, dst any, path string) error {
+	if len(raw) == 0 || raw[0] != '{' {
+		return input.Invalid(path, path+" must be an object")
+	}
+	err := json.Unmarshal(raw, dst)
+	var wrongType *json.UnmarshalTypeError
+	if errors.As(err, &wrongType) {
+		field := path
+		if wrongType.Field != "" {
+			field += "." + wrongType.Field
+		}
+		return input.Invalid(field, field+" must be "+article(kindName(wrongType.Type)))
+	}
+	if err != nil {
+		return input.Invalid(path, path+" is malformed")
+	}
+	return checkNames(raw, reflect.TypeOf(dst), path)
 }

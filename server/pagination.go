@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // Page size bounds of every list route.
@@ -32,12 +33,12 @@ type listBody[T any] struct {
 // parsePage reads offset, page and limit. offset wins over page; values out
 // of range are a 400 naming the parameter, never silently clamped.
 func parsePage(q url.Values) (db.Page, error) {
-	f := fieldErrors{}
+	f := input.Errors{}
 	p := db.Page{Limit: defaultLimit}
 	if q.Has("limit") {
 		n, err := strconv.Atoi(q.Get("limit"))
 		if err != nil || n < 1 || n > maxLimit {
-			f.add("limit", "limit must be an integer from 1 to 100")
+			f.Add("limit", "limit must be an integer from 1 to 100")
 		}
 		p.Limit = n
 	}
@@ -45,20 +46,20 @@ func parsePage(q url.Values) (db.Page, error) {
 	if q.Has("page") {
 		n, err := strconv.Atoi(q.Get("page"))
 		if err != nil || n < 1 || n > maxPage {
-			f.add("page", "page must be an integer of at least 1")
+			f.Add("page", "page must be an integer of at least 1")
 		}
 		page = n
 	}
 	if q.Has("offset") {
 		n, err := strconv.Atoi(q.Get("offset"))
 		if err != nil || n < 0 {
-			f.add("offset", "offset must be an integer of at least 0")
+			f.Add("offset", "offset must be an integer of at least 0")
 		}
 		p.Offset = n
 	} else {
 		p.Offset = (page - 1) * p.Limit
 	}
-	if err := f.err(); err != nil {
+	if err := f.Err(); err != nil {
 		return db.Page{}, err
 	}
 	return p, nil

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // Bounds of a playbook's criteria, per kind.
@@ -32,32 +33,32 @@ func decodePlaybook(w http.ResponseWriter, r *http.Request, create bool) (db.Pla
 		return db.PlaybookInput{}, err
 	}
 	in := req.PlaybookInput
-	f := fieldErrors{}
-	f.title(&in.Title, create, true)
-	f.text("description", in.Description, maxDescription)
-	f.text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	f := input.Errors{}
+	checkTitle(f, &in.Title, create, true)
+	f.Text("description", in.Description, maxDescription)
+	f.Text("content_markdown", in.ContentMarkdown, maxMarkdown)
 	in.EntryCriteria = criteria(f, "entry_criteria", req.EntryCriteria)
 	in.ExitCriteria = criteria(f, "exit_criteria", req.ExitCriteria)
-	f.uuids("strategy_ids", in.StrategyIDs)
-	lowerIDs(&in.StrategyIDs)
-	f.uuids("tag_ids", in.TagIDs)
-	lowerIDs(&in.TagIDs)
-	return in, f.err()
+	f.UUIDs("strategy_ids", in.StrategyIDs)
+	input.LowerIDs(&in.StrategyIDs)
+	f.UUIDs("tag_ids", in.TagIDs)
+	input.LowerIDs(&in.TagIDs)
+	return in, f.Err()
 }
 
 // criteria reads a list of criteria: each a non-blank string, stored
 // trimmed.
-func criteria(f fieldErrors, field string, v db.Optional[[]json.RawMessage]) db.Optional[[]db.CriterionInput] {
+func criteria(f input.Errors, field string, v db.Optional[[]json.RawMessage]) db.Optional[[]db.CriterionInput] {
 	if !v.Set {
 		return db.Optional[[]db.CriterionInput]{}
 	}
 	out := db.Optional[[]db.CriterionInput]{Set: true, Value: []db.CriterionInput{}}
 	if v.Null {
-		f.add(field, field+" cannot be null; send [] to clear")
+		f.Add(field, field+" cannot be null; send [] to clear")
 		return out
 	}
 	if len(v.Value) > maxCriteria {
-		f.add(field, fmt.Sprintf("%s may hold at most %d criteria", field, maxCriteria))
+		f.Add(field, fmt.Sprintf("%s may hold at most %d criteria", field, maxCriteria))
 	}
 	for i, raw := range v.Value {
 		path := fmt.Sprintf("%s[%d]", field, i)
@@ -71,18 +72,18 @@ func criteria(f fieldErrors, field string, v db.Optional[[]json.RawMessage]) db.
 		if err := json.Unmarshal(raw, &s); err == nil && string(raw) != "null" {
 			c.Description = &s
 		} else if err := json.Unmarshal(raw, &c); err != nil || len(raw) == 0 || raw[0] != '{' || c.Description == nil {
-			f.add(path, path+` must be a string or an object {"id", "description"}`)
+			f.Add(path, path+` must be a string or an object {"id", "description"}`)
 			continue
 		} else if err := checkNames(raw, reflect.TypeOf(&c), path); err != nil {
-			f.merge(err) // {"Description": …}: names are case-sensitive
+			f.Merge(err) // {"Description": …}: names are case-sensitive
 			continue
 		}
 		s = strings.TrimSpace(*c.Description)
 		switch n := utf8.RuneCountInString(s); {
 		case n == 0:
-			f.add(path, path+" must not be empty")
+			f.Add(path, path+" must not be empty")
 		case n > maxCriterionLen:
-			f.add(path, fmt.Sprintf("%s must be at most %d characters", path, maxCriterionLen))
+			f.Add(path, fmt.Sprintf("%s must be at most %d characters", path, maxCriterionLen))
 		}
 		out.Value = append(out.Value, db.CriterionInput{ID: strings.ToLower(c.ID), Description: s})
 	}

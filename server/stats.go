@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // statsHandler answers a statistic of DESIGN §9 over the trades the list's
@@ -39,9 +40,9 @@ func (s *Server) statsDaily(ctx context.Context, userID string, f db.TradeFilter
 
 // statsEquity reads resolution: day (the default) or trade.
 func (s *Server) statsEquity(ctx context.Context, userID string, f db.TradeFilter, q url.Values) ([]db.EquityPoint, error) {
-	fe := fieldErrors{}
-	resolution := fe.queryEnum("resolution", strings.TrimSpace(q.Get("resolution")), []string{"day", "trade"})
-	if err := fe.err(); err != nil {
+	fe := input.Errors{}
+	resolution := fe.QueryEnum("resolution", strings.TrimSpace(q.Get("resolution")), []string{"day", "trade"})
+	if err := fe.Err(); err != nil {
 		return nil, err
 	}
 	return s.db.StatsEquity(ctx, userID, f, resolution == "trade")

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // Length caps of the text fields of strategies and playbooks, in characters.
@@ -49,19 +50,19 @@ func decodeStrategy(w http.ResponseWriter, r *http.Request, create bool) (db.Str
 		return db.StrategyInput{}, err
 	}
 	in := req.StrategyInput
-	f := fieldErrors{}
-	f.title(&in.Title, create, true)
-	f.text("description", in.Description, maxDescription)
-	f.text("content_markdown", in.ContentMarkdown, maxMarkdown)
-	notNull(f, "type", in.Type)
-	f.oneOf("type", in.Type, db.StrategyTypes)
+	f := input.Errors{}
+	checkTitle(f, &in.Title, create, true)
+	f.Text("description", in.Description, maxDescription)
+	f.Text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	input.NotNull(f, "type", in.Type)
+	f.OneOf("type", in.Type, db.StrategyTypes)
 	if req.StrategyRules.Set {
 		in.StrategyRules = db.Optional[[]db.RuleInput]{Set: true, Value: []db.RuleInput{}}
 		if req.StrategyRules.Null {
-			f.add("strategy_rules", "strategy_rules cannot be null; send [] to remove every rule")
+			f.Add("strategy_rules", "strategy_rules cannot be null; send [] to remove every rule")
 		}
 		if len(req.StrategyRules.Value) > maxRules {
-			f.add("strategy_rules", fmt.Sprintf("strategy_rules may hold at most %d rules", maxRules))
+			f.Add("strategy_rules", fmt.Sprintf("strategy_rules may hold at most %d rules", maxRules))
 		}
 		for i, raw := range req.StrategyRules.Value {
 			path := fmt.Sprintf("strategy_rules[%d]", i)
@@ -70,28 +71,28 @@ func decodeStrategy(w http.ResponseWriter, r *http.Request, create bool) (db.Str
 			}
 		}
 	}
-	f.uuids("tag_ids", in.TagIDs)
-	lowerIDs(&in.TagIDs)
-	return in, f.err()
+	f.UUIDs("tag_ids", in.TagIDs)
+	input.LowerIDs(&in.TagIDs)
+	return in, f.Err()
 }
 
 // decodeRule decodes and validates one rule, recording its failures in f
 // by path.
-func decodeRule(f fieldErrors, raw json.RawMessage, path string) (db.RuleInput, bool) {
+func decodeRule(f input.Errors, raw json.RawMessage, path string) (db.RuleInput, bool) {
 	var rr ruleRequest
 	if err := decodeElement(raw, &rr, path); err != nil {
-		f.merge(err)
+		f.Merge(err)
 		return db.RuleInput{}, false
 	}
 	ok := true
 	fail := func(field, message string) {
-		f.add(path+"."+field, path+"."+field+" "+message)
+		f.Add(path+"."+field, path+"."+field+" "+message)
 		ok = false
 	}
 	rule := db.RuleInput{Description: rr.Description, Category: rr.Category, SortOrder: rr.SortOrder}
 	if rr.ID != "" {
 		var valid bool
-		if rule.ID, valid = f.uuid(path+".id", rr.ID); !valid {
+		if rule.ID, valid = f.UUID(path+".id", rr.ID); !valid {
 			ok = false
 		}
 		rule.ID = strings.ToLower(rule.ID)
@@ -106,7 +107,7 @@ func decodeRule(f fieldErrors, raw json.RawMessage, path string) (db.RuleInput, 
 		fail("sort_order", fmt.Sprintf("must be an integer from 0 to %d", maxSortOrder))
 	}
 	if rr.Severity != nil {
-		if !isOneOf(*rr.Severity, db.RuleSeverities) {
+		if !input.IsOneOf(*rr.Severity, db.RuleSeverities) {
 			fail("severity", "must be one of "+strings.Join(db.RuleSeverities, ", "))
 		}
 		rule.Severity = *rr.Severity
@@ -116,7 +117,7 @@ func decodeRule(f fieldErrors, raw json.RawMessage, path string) (db.RuleInput, 
 		var inv *db.InvalidError
 		switch {
 		case errors.As(err, &inv):
-			f.add(inv.Field, inv.Message)
+			f.Add(inv.Field, inv.Message)
 			ok = false
 		case err != nil:
 			fail("check", "is malformed")
@@ -130,7 +131,7 @@ func decodeRule(f fieldErrors, raw json.RawMessage, path string) (db.RuleInput, 
 // parseStrategyFilter reads the list filters; a malformed value is a 400
 // naming the parameter.
 func parseStrategyFilter(q url.Values) (db.StrategyFilter, error) {
-	f := fieldErrors{}
+	f := input.Errors{}
 	v := func(name string) string {
 		if vs := q[name]; len(vs) > 0 {
 			return strings.TrimSpace(vs[0])
@@ -138,11 +139,11 @@ func parseStrategyFilter(q url.Values) (db.StrategyFilter, error) {
 		return ""
 	}
 	filter := db.StrategyFilter{
-		Type:   f.queryEnum("type", v("type"), db.StrategyTypes),
+		Type:   f.QueryEnum("type", v("type"), db.StrategyTypes),
 		Search: v("search"),
 	}
 	if utf8.RuneCountInString(filter.Search) > maxSearch {
-		f.add("search", fmt.Sprintf("search must be at most %d characters", maxSearch))
+		f.Add("search", fmt.Sprintf("search must be at most %d characters", maxSearch))
 	}
-	return filter, f.err()
+	return filter, f.Err()
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"tradejournal/server/input"
 	"unicode/utf8"
 )
 
@@ -36,7 +37,7 @@ type nameWalk struct {
 	at   int
 }
 
-var errMalformed = invalid("body", "malformed JSON")
+var errMalformed = input.Invalid("body", "malformed JSON")
 
 // next skips white space and is the byte after it, 0 at the end.
 func (w *nameWalk) next() byte {
@@ -121,14 +122,14 @@ func (w *nameWalk) object(t reflect.Type, path string) error {
 			at = path + "." + name
 		}
 		if seen[name] {
-			return invalid(at, fmt.Sprintf("%s is given twice; send each field once", at))
+			return input.Invalid(at, fmt.Sprintf("%s is given twice; send each field once", at))
 		}
 		seen[name] = true
 		next := elem
 		if fields != nil {
 			ft, want := fields.find(name)
 			if want != name {
-				return invalid(at, fmt.Sprintf("%s is not a field: names are case-sensitive (did you mean %s?)", at, want))
+				return input.Invalid(at, fmt.Sprintf("%s is not a field: names are case-sensitive (did you mean %s?)", at, want))
 			}
 			next = ft
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"tradejournal/server/input"
 
 	"tradejournal/db"
 )
@@ -49,8 +50,8 @@ func TestCheckNames(t *testing.T) {
 		}
 		err := checkNames([]byte(tt.body), reflect.TypeOf(&dst), "")
 		var got string
-		if e, ok := err.(*apiError); ok && len(e.details) == 1 {
-			for field := range e.details {
+		if e, ok := err.(*input.Error); ok && len(e.Fields) == 1 {
+			for field := range e.Fields {
 				got = field
 			}
 		} else if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // Tag operations all use /api/v1/tags; the body's (or, for deletes, the
@@ -53,12 +54,12 @@ func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, p *db.P
 		s.writeError(w, r, err)
 		return
 	}
-	f := fieldErrors{}
+	f := input.Errors{}
 	switch typ := req.Type.Value; typ {
 	case "tag_group":
 		name := tagName(f, req.Name)
 		color := groupColor(f, req.Color, true)
-		if err := f.err(); err != nil {
+		if err := f.Err(); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -69,9 +70,9 @@ func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, p *db.P
 		}
 		writeJSON(w, http.StatusCreated, map[string]db.TagGroup{"tagGroup": g})
 	case "tag":
-		groupID := bodyUUID(f, "tag_group_id", req.TagGroupID, true)
+		groupID := input.BodyUUID(f, "tag_group_id", req.TagGroupID, true)
 		name := tagName(f, req.Name)
-		if err := f.err(); err != nil {
+		if err := f.Err(); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -99,10 +100,10 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.P
 		s.writeError(w, r, err)
 		return
 	}
-	f := fieldErrors{}
+	f := input.Errors{}
 	switch req.Type.Value {
 	case "tag_group":
-		id := bodyUUID(f, "id", req.ID, true)
+		id := input.BodyUUID(f, "id", req.ID, true)
 		upd := db.TagGroupUpdate{SortOrder: sortOrder(f, "sort_order", req.SortOrder)}
 		if req.Name.Set {
 			upd.Name = db.Some(tagName(f, req.Name))
@@ -110,7 +111,7 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.P
 		if req.Color.Set {
 			upd.Color = db.Some(groupColor(f, req.Color, true))
 		}
-		if err := f.err(); err != nil {
+		if err := f.Err(); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -121,15 +122,15 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.P
 		}
 		writeJSON(w, http.StatusOK, map[string]db.TagGroup{"tagGroup": g})
 	case "tag":
-		id := bodyUUID(f, "id", req.ID, true)
+		id := input.BodyUUID(f, "id", req.ID, true)
 		upd := db.TagUpdate{SortOrder: sortOrder(f, "sort_order", req.SortOrder)}
 		if req.Name.Set {
 			upd.Name = db.Some(tagName(f, req.Name))
 		}
 		if req.TagGroupID.Set {
-			upd.TagGroupID = db.Some(bodyUUID(f, "tag_group_id", req.TagGroupID, true))
+			upd.TagGroupID = db.Some(input.BodyUUID(f, "tag_group_id", req.TagGroupID, true))
 		}
-		if err := f.err(); err != nil {
+		if err := f.Err(); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -140,25 +141,25 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.P
 		}
 		writeJSON(w, http.StatusOK, map[string]db.Tag{"tag": t})
 	case "bulk_tags":
-		groupID := bodyUUID(f, "tagGroupId", req.GroupID, true)
+		groupID := input.BodyUUID(f, "tagGroupId", req.GroupID, true)
 		var orders []db.TagOrder
 		if !req.Tags.Set || req.Tags.Null {
-			f.add("tags", "tags must be an array of {id, sort_order}")
+			f.Add("tags", "tags must be an array of {id, sort_order}")
 		}
 		for i, raw := range req.Tags.Value {
 			path := fmt.Sprintf("tags[%d]", i)
 			var o tagOrderRequest
 			if err := decodeElement(raw, &o, path); err != nil {
-				f.merge(err)
+				f.Merge(err)
 				continue
 			}
-			id := bodyUUID(f, path+".id", o.ID, true)
+			id := input.BodyUUID(f, path+".id", o.ID, true)
 			if !o.SortOrder.Set || o.SortOrder.Null {
-				f.add(path+".sort_order", path+".sort_order is required")
+				f.Add(path+".sort_order", path+".sort_order is required")
 			}
 			orders = append(orders, db.TagOrder{ID: id, SortOrder: sortOrder(f, path+".sort_order", o.SortOrder).Value})
 		}
-		if err := f.err(); err != nil {
+		if err := f.Err(); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -176,12 +177,12 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.P
 func (s *Server) handleTagDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 	q := r.URL.Query()
 	typ, id := q.Get("type"), strings.ToLower(q.Get("id"))
-	f := fieldErrors{}
+	f := input.Errors{}
 	if typ != "tag_group" && typ != "tag" {
-		f.add("type", "type must be tag_group or tag")
+		f.Add("type", "type must be tag_group or tag")
 	}
-	f.uuid("id", id)
-	if err := f.err(); err != nil {
+	f.UUID("id", id)
+	if err := f.Err(); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -201,34 +202,34 @@ func (s *Server) handleTagDelete(w http.ResponseWriter, r *http.Request, p *db.P
 
 func badTagType(t db.Optional[string], allowed string) error {
 	if !t.Set || t.Null || t.Value == "" {
-		return invalid("type", "type is required: "+allowed)
+		return input.Invalid("type", "type is required: "+allowed)
 	}
-	return invalid("type", "type must be one of "+allowed)
+	return input.Invalid("type", "type must be one of "+allowed)
 }
 
 // tagName reads a required tag or group name, trimmed.
-func tagName(f fieldErrors, v db.Optional[string]) string {
+func tagName(f input.Errors, v db.Optional[string]) string {
 	v.Value = strings.TrimSpace(v.Value)
-	f.required("name", v, true)
-	f.text("name", v, maxTagName)
+	f.Required("name", v, true)
+	f.Text("name", v, maxTagName)
 	return v.Value
 }
 
 // groupColor reads a #RRGGBB colour, upper-cased; absent is the default.
-func groupColor(f fieldErrors, v db.Optional[string], create bool) string {
+func groupColor(f input.Errors, v db.Optional[string], create bool) string {
 	if !v.Set && create {
 		return defaultGroupColor
 	}
 	if v.Null || !hexColor.MatchString(v.Value) {
-		f.add("color", "color must be a hex colour #RRGGBB")
+		f.Add("color", "color must be a hex colour #RRGGBB")
 	}
 	return strings.ToUpper(v.Value)
 }
 
 // sortOrder checks an optional sort order.
-func sortOrder(f fieldErrors, field string, v db.Optional[int]) db.Optional[int] {
+func sortOrder(f input.Errors, field string, v db.Optional[int]) db.Optional[int] {
 	if v.Null || (v.Set && v.Value < 0) {
-		f.add(field, field+" must be an integer of at least 0")
+		f.Add(field, field+" must be an integer of at least 0")
 	}
 	return v
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 
 	"tradejournal/db/trading"
 )
@@ -27,41 +28,41 @@ type checkRequest struct {
 
 // decodeLevels reads stop-loss or take-profit levels element by element;
 // null clears them like [].
-func decodeLevels(f fieldErrors, field string, raw db.Optional[[]json.RawMessage]) db.Optional[[]trading.Level] {
+func decodeLevels(f input.Errors, field string, raw db.Optional[[]json.RawMessage]) db.Optional[[]trading.Level] {
 	out := db.Optional[[]trading.Level]{Set: raw.Set, Value: []trading.Level{}}
 	if len(raw.Value) > 20 {
-		f.add(field, field+" may hold at most 20 levels")
+		f.Add(field, field+" may hold at most 20 levels")
 	}
 	for i, r := range raw.Value {
 		path := fmt.Sprintf("%s[%d]", field, i)
 		var l levelRequest
 		if err := decodeElement(r, &l, path); err != nil {
-			f.merge(err)
+			f.Merge(err)
 			continue
 		}
 		if !l.Price.Set || l.Price.Null {
-			f.add(path+".price", path+".price must be a positive number")
+			f.Add(path+".price", path+".price must be a positive number")
 		}
-		f.amount(path+".price", l.Price)
-		f.amount(path+".quantity", l.Quantity)
+		f.Amount(path+".price", l.Price)
+		f.Amount(path+".quantity", l.Quantity)
 		out.Value = append(out.Value, trading.Level{Price: l.Price.Value, Quantity: l.Quantity.Ptr()})
 	}
 	return out
 }
 
 // decodeChecklist reads criteria checklist answers element by element.
-func decodeChecklist(f fieldErrors, raw db.Optional[[]json.RawMessage]) db.Optional[[]db.CriterionCheck] {
+func decodeChecklist(f input.Errors, raw db.Optional[[]json.RawMessage]) db.Optional[[]db.CriterionCheck] {
 	out := db.Optional[[]db.CriterionCheck]{Set: raw.Set, Value: []db.CriterionCheck{}}
 	for i, r := range raw.Value {
 		path := fmt.Sprintf("criteria_checklist[%d]", i)
 		var c checkRequest
 		if err := decodeElement(r, &c, path); err != nil {
-			f.merge(err)
+			f.Merge(err)
 			continue
 		}
-		id := bodyUUID(f, path+".criterion_id", c.CriterionID, true)
+		id := input.BodyUUID(f, path+".criterion_id", c.CriterionID, true)
 		if !c.Checked.Set || c.Checked.Null {
-			f.add(path+".checked", path+".checked must be true or false")
+			f.Add(path+".checked", path+".checked must be true or false")
 		}
 		out.Value = append(out.Value, db.CriterionCheck{CriterionID: id, Checked: c.Checked.Value})
 	}
@@ -69,32 +70,32 @@ func decodeChecklist(f fieldErrors, raw db.Optional[[]json.RawMessage]) db.Optio
 }
 
 // validateReview checks the review fields of a trade body.
-func validateReview(f fieldErrors, in *db.TradeInput) {
+func validateReview(f input.Errors, in *db.TradeInput) {
 	if v := in.StarRating; v.Set && !v.Null && (v.Value < 1 || v.Value > 5) {
-		f.add("star_rating", "star_rating must be an integer from 1 to 5")
+		f.Add("star_rating", "star_rating must be an integer from 1 to 5")
 	}
 	if v := in.ReviewNotes; v.Set && !v.Null {
 		var compact bytes.Buffer
 		switch {
 		case len(v.Value) > maxReviewNotes:
-			f.add("review_notes", fmt.Sprintf("review_notes must be at most %d KiB", maxReviewNotes>>10))
+			f.Add("review_notes", fmt.Sprintf("review_notes must be at most %d KiB", maxReviewNotes>>10))
 		case json.Compact(&compact, v.Value) != nil:
-			f.add("review_notes", "review_notes must be a JSON document")
+			f.Add("review_notes", "review_notes must be a JSON document")
 		default:
 			if msg := checkRichText(v.Value); msg != "" {
-				f.add("review_notes", msg)
+				f.Add("review_notes", msg)
 			}
 			in.ReviewNotes.Value = compact.Bytes()
 		}
 	}
 	if in.PlaybookID.Set && !in.PlaybookID.Null {
-		in.PlaybookID.Value = bodyUUID(f, "playbook_id", in.PlaybookID, true)
+		in.PlaybookID.Value = input.BodyUUID(f, "playbook_id", in.PlaybookID, true)
 	}
 	if in.Reviewed.Null {
 		in.Reviewed = db.Some(false) // null clears reviewed_at, like false
 	}
-	f.uuids("risk_management_strategy_ids", in.RiskManagementStrategyIDs)
-	lowerIDs(&in.RiskManagementStrategyIDs)
+	f.UUIDs("risk_management_strategy_ids", in.RiskManagementStrategyIDs)
+	input.LowerIDs(&in.RiskManagementStrategyIDs)
 }
 
 // checkRichText checks a rich-text document: {"type": "doc", "content":

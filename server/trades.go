@@ -9,6 +9,7 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/db/trading"
+	"tradejournal/server/input"
 )
 
 // tradeRequest is a trade body. Its executions are decoded one by one, so a
@@ -32,17 +33,17 @@ func decodeTrade(w http.ResponseWriter, r *http.Request, create bool) (db.TradeI
 		return db.TradeInput{}, err
 	}
 	in := req.TradeInput
-	f := fieldErrors{}
+	f := input.Errors{}
 	if req.Executions.Set {
 		in.Executions.Set, in.Executions.Null = true, req.Executions.Null
 		if len(req.Executions.Value) > maxExecutions {
-			f.add("executions", fmt.Sprintf("executions may hold at most %d fills", maxExecutions))
+			f.Add("executions", fmt.Sprintf("executions may hold at most %d fills", maxExecutions))
 		}
 		for i, raw := range req.Executions.Value {
 			var e db.ExecutionInput
 			path := fmt.Sprintf("executions[%d]", i)
 			if err := decodeElement(raw, &e, path); err != nil {
-				f.merge(err)
+				f.Merge(err)
 				continue
 			}
 			validateExecution(f, path, &e)
@@ -57,112 +58,112 @@ func decodeTrade(w http.ResponseWriter, r *http.Request, create bool) (db.TradeI
 	in.CriteriaChecklist = decodeChecklist(f, req.CriteriaChecklist)
 	validateTrade(f, &in, create)
 	validateReview(f, &in)
-	return in, f.err()
+	return in, f.Err()
 }
 
-func validateTrade(f fieldErrors, in *db.TradeInput, create bool) {
+func validateTrade(f input.Errors, in *db.TradeInput, create bool) {
 	hasFills := in.Executions.Set && len(in.Executions.Value) > 0
 	in.AccountID.Value = strings.ToLower(in.AccountID.Value)
-	f.required("account_id", in.AccountID, create)
+	f.Required("account_id", in.AccountID, create)
 	if in.AccountID.Set && !in.AccountID.Null && in.AccountID.Value != "" {
-		f.uuid("account_id", in.AccountID.Value)
+		f.UUID("account_id", in.AccountID.Value)
 	}
-	f.required("symbol", in.Symbol, create)
-	f.text("symbol", in.Symbol, 64)
-	if in.Side.Null || (create && !in.Side.Set) || (in.Side.Set && !in.Side.Null && !isOneOf(in.Side.Value, db.TradeSides)) {
-		f.add("side", "side must be long or short")
+	f.Required("symbol", in.Symbol, create)
+	f.Text("symbol", in.Symbol, 64)
+	if in.Side.Null || (create && !in.Side.Set) || (in.Side.Set && !in.Side.Null && !input.IsOneOf(in.Side.Value, db.TradeSides)) {
+		f.Add("side", "side must be long or short")
 	}
-	f.required("entry_date", in.EntryDate, create)
-	f.date("entry_date", in.EntryDate)
-	f.clock("entry_time", in.EntryTime)
-	f.date("exit_date", in.ExitDate)
-	f.clock("exit_time", in.ExitTime)
+	f.Required("entry_date", in.EntryDate, create)
+	f.Date("entry_date", in.EntryDate)
+	f.Clock("entry_time", in.EntryTime)
+	f.Date("exit_date", in.ExitDate)
+	f.Clock("exit_time", in.ExitTime)
 	if in.EntryDate.Set && in.ExitDate.Set && in.ExitDate.Value != "" && in.ExitDate.Value < in.EntryDate.Value {
-		f.add("exit_date", "exit_date must not be before entry_date")
+		f.Add("exit_date", "exit_date must not be before entry_date")
 	}
 	if (create && !hasFills && !in.EntryPrice.Set) || in.EntryPrice.Null {
-		f.add("entry_price", "entry_price must be a positive number")
+		f.Add("entry_price", "entry_price must be a positive number")
 	}
-	f.amount("entry_price", in.EntryPrice)
+	f.Amount("entry_price", in.EntryPrice)
 	if (create && !hasFills && !in.Quantity.Set) || in.Quantity.Null {
-		f.add("quantity", "quantity must be a positive number")
+		f.Add("quantity", "quantity must be a positive number")
 	}
-	f.amount("quantity", in.Quantity)
-	f.amount("exit_price", in.ExitPrice)
-	f.oneOf("status", in.Status, db.TradeStatuses)
-	f.oneOf("asset_class", in.AssetClass, db.AssetClasses)
+	f.Amount("quantity", in.Quantity)
+	f.Amount("exit_price", in.ExitPrice)
+	f.OneOf("status", in.Status, db.TradeStatuses)
+	f.OneOf("asset_class", in.AssetClass, db.AssetClasses)
 	if in.Executions.Null {
-		f.add("executions", "executions cannot be null; send [] to remove every fill")
+		f.Add("executions", "executions cannot be null; send [] to remove every fill")
 	}
-	f.uuids("tag_ids", in.TagIDs)
-	lowerIDs(&in.TagIDs)
+	f.UUIDs("tag_ids", in.TagIDs)
+	input.LowerIDs(&in.TagIDs)
 }
 
-func validateExecution(f fieldErrors, path string, e *db.ExecutionInput) {
-	if !e.Side.Set || e.Side.Null || !isOneOf(e.Side.Value, db.ExecutionSides) {
-		f.add(path+".side", path+".side must be buy or sell")
+func validateExecution(f input.Errors, path string, e *db.ExecutionInput) {
+	if !e.Side.Set || e.Side.Null || !input.IsOneOf(e.Side.Value, db.ExecutionSides) {
+		f.Add(path+".side", path+".side must be buy or sell")
 	}
 	for _, n := range []struct {
 		name string
 		v    db.Optional[float64]
 	}{{"price", e.Price}, {"quantity", e.Quantity}} {
 		if !n.v.Set || n.v.Null {
-			f.add(path+"."+n.name, path+"."+n.name+" must be a positive number")
+			f.Add(path+"."+n.name, path+"."+n.name+" must be a positive number")
 		}
-		f.amount(path+"."+n.name, n.v)
+		f.Amount(path+"."+n.name, n.v)
 	}
 	if e.Commission.Null {
-		f.add(path+".commission", path+".commission cannot be null")
+		f.Add(path+".commission", path+".commission cannot be null")
 	}
 	if msg := trading.CheckCommission(path+".commission", e.Commission.Value); msg != "" {
-		f.add(path+".commission", msg)
+		f.Add(path+".commission", msg)
 	}
-	f.oneOf(path+".execution_type", e.ExecutionType, db.ExecutionTypes)
-	f.date(path+".execution_date", e.ExecutionDate)
+	f.OneOf(path+".execution_type", e.ExecutionType, db.ExecutionTypes)
+	f.Date(path+".execution_date", e.ExecutionDate)
 	if e.ExecutionTimestamp.Set && !e.ExecutionTimestamp.Null {
-		f.timestamp(path+".execution_timestamp", e.ExecutionTimestamp.Value)
+		f.Timestamp(path+".execution_timestamp", e.ExecutionTimestamp.Value)
 		return
 	}
 	if !e.ExecutionTime.Set || e.ExecutionTime.Null {
-		f.add(path+".execution_time", path+".execution_time is required (HH:MM:SS) unless execution_timestamp is given")
+		f.Add(path+".execution_time", path+".execution_time is required (HH:MM:SS) unless execution_timestamp is given")
 		return
 	}
-	f.clock(path+".execution_time", e.ExecutionTime)
+	f.Clock(path+".execution_time", e.ExecutionTime)
 }
 
 // parseTradeFilter reads the list filters; a malformed value is a 400
 // naming the parameter.
 func parseTradeFilter(q url.Values) (db.TradeFilter, error) {
-	f := fieldErrors{}
+	f := input.Errors{}
 	v := func(name string) string { return strings.TrimSpace(q.Get(name)) }
 	filter := db.TradeFilter{
 		Symbol:     v("symbol"),
-		AccountID:  f.queryUUID("account_id", v("account_id")),
-		PlaybookID: f.queryUUID("playbook_id", v("playbook_id")),
-		ImportID:   f.queryUUID("import_id", v("import_id")),
-		Status:     f.queryEnum("status", v("status"), db.TradeStatuses),
-		Side:       f.queryEnum("side", v("side"), db.TradeSides),
-		AssetClass: f.queryEnum("asset_class", v("asset_class"), db.AssetClasses),
-		MinPnL:     f.queryNumber("min_pnl", v("min_pnl")),
-		MaxPnL:     f.queryNumber("max_pnl", v("max_pnl")),
-		Reviewed:   f.queryBoolPtr("reviewed", v("reviewed")),
-		MinRating:  f.queryRating("min_rating", v("min_rating")),
+		AccountID:  f.QueryUUID("account_id", v("account_id")),
+		PlaybookID: f.QueryUUID("playbook_id", v("playbook_id")),
+		ImportID:   f.QueryUUID("import_id", v("import_id")),
+		Status:     f.QueryEnum("status", v("status"), db.TradeStatuses),
+		Side:       f.QueryEnum("side", v("side"), db.TradeSides),
+		AssetClass: f.QueryEnum("asset_class", v("asset_class"), db.AssetClasses),
+		MinPnL:     f.QueryNumber("min_pnl", v("min_pnl")),
+		MaxPnL:     f.QueryNumber("max_pnl", v("max_pnl")),
+		Reviewed:   f.QueryBoolPtr("reviewed", v("reviewed")),
+		MinRating:  f.QueryRating("min_rating", v("min_rating")),
 
-		HasViolations: f.queryBoolPtr("has_violations", v("has_violations")),
+		HasViolations: f.QueryBoolPtr("has_violations", v("has_violations")),
 	}
 	if len(filter.Symbol) > 64 {
-		f.add("symbol", "symbol must be at most 64 characters")
+		f.Add("symbol", "symbol must be at most 64 characters")
 	}
 	if tags := v("tags"); tags != "" {
 		for _, id := range strings.Split(tags, ",") {
 			id = strings.ToLower(strings.TrimSpace(id))
-			if !isUUID(id) {
-				f.add("tags", "tags must be a comma-separated list of tag UUIDs")
+			if !input.IsUUID(id) {
+				f.Add("tags", "tags must be a comma-separated list of tag UUIDs")
 				break
 			}
 			filter.TagIDs = append(filter.TagIDs, id)
 		}
 	}
-	filter.StartDate, filter.EndDate = dateRange(f, q)
-	return filter, f.err()
+	filter.StartDate, filter.EndDate = input.DateRange(f, q)
+	return filter, f.Err()
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // maxBulkTrades bounds the trades one bulk request names.
@@ -45,40 +46,40 @@ func decodeTradeBulk(w http.ResponseWriter, r *http.Request) (db.TradeBulk, erro
 	if err := decodeJSON(w, r, &req); err != nil {
 		return db.TradeBulk{}, err
 	}
-	f := fieldErrors{}
+	f := input.Errors{}
 	switch n := len(req.TradeIDs.Value); {
 	case !req.TradeIDs.Set || req.TradeIDs.Null:
-		f.add("trade_ids", "trade_ids is required")
+		f.Add("trade_ids", "trade_ids is required")
 	case n == 0 || n > maxBulkTrades:
-		f.add("trade_ids", fmt.Sprintf("trade_ids must hold 1 to %d trade ids, not %d", maxBulkTrades, n))
+		f.Add("trade_ids", fmt.Sprintf("trade_ids must hold 1 to %d trade ids, not %d", maxBulkTrades, n))
 	}
 	for _, list := range []struct {
 		field string
 		ids   *db.Optional[[]string]
 	}{{"trade_ids", &req.TradeIDs}, {"add_tag_ids", &req.AddTagIDs}, {"remove_tag_ids", &req.RemoveTagIDs}} {
 		if list.field != "trade_ids" {
-			notNull(f, list.field, *list.ids)
+			input.NotNull(f, list.field, *list.ids)
 		}
 		for i, id := range list.ids.Value {
-			list.ids.Value[i], _ = f.uuid(fmt.Sprintf("%s[%d]", list.field, i), id)
+			list.ids.Value[i], _ = f.UUID(fmt.Sprintf("%s[%d]", list.field, i), id)
 		}
 	}
 	for i, id := range req.RemoveTagIDs.Value {
 		if slices.Contains(req.AddTagIDs.Value, id) {
 			field := fmt.Sprintf("remove_tag_ids[%d]", i)
-			f.add(field, field+" is also in add_tag_ids: a tag is added or removed, not both")
+			f.Add(field, field+" is also in add_tag_ids: a tag is added or removed, not both")
 		}
 	}
 	b := db.TradeBulk{TradeIDs: req.TradeIDs.Value, AddTagIDs: req.AddTagIDs.Value, RemoveTagIDs: req.RemoveTagIDs.Value,
 		PlaybookID: req.PlaybookID, Reviewed: req.Reviewed, Delete: req.Delete.Value}
 	if b.PlaybookID.Set && !b.PlaybookID.Null {
-		b.PlaybookID.Value = bodyUUID(f, "playbook_id", b.PlaybookID, true)
+		b.PlaybookID.Value = input.BodyUUID(f, "playbook_id", b.PlaybookID, true)
 	}
 	if b.Reviewed.Null {
 		b.Reviewed = db.Some(false) // null clears reviewed_at, like false, as on a trade's update
 	}
 	if req.Delete.Null {
-		f.add("delete", "delete must be true or false")
+		f.Add("delete", "delete must be true or false")
 	}
 	var actions []string
 	for _, a := range []struct {
@@ -94,9 +95,9 @@ func decodeTradeBulk(w http.ResponseWriter, r *http.Request) (db.TradeBulk, erro
 	}
 	switch {
 	case b.Delete && len(actions) > 0:
-		f.add("delete", "delete goes alone: send "+strings.Join(actions, ", ")+" in a request of their own")
+		f.Add("delete", "delete goes alone: send "+strings.Join(actions, ", ")+" in a request of their own")
 	case !b.Delete && len(actions) == 0:
-		f.add("body", "name an action: add_tag_ids, remove_tag_ids, playbook_id, reviewed or delete")
+		f.Add("body", "name an action: add_tag_ids, remove_tag_ids, playbook_id, reviewed or delete")
 	}
-	return b, f.err()
+	return b, f.Err()
 }

@@ -1,14 +1,17 @@
 package server
 
-import "tradejournal/db"
+import (
+	"tradejournal/db"
+	"tradejournal/server/input"
+)
 
 // validateTradingPlan: title is required; plan_date and playbook_id are
 // optional, and null clears them; content_markdown is a text that null
 // clears to "".
-func validateTradingPlan(f fieldErrors, in *db.TradingPlanInput, create bool) {
-	f.title(&in.Title, create, true)
-	f.date("plan_date", in.PlanDate)
-	f.ref("playbook_id", &in.PlaybookID, create, false)
-	f.text("content_markdown", in.ContentMarkdown, maxMarkdown)
-	f.idList("tag_ids", &in.TagIDs)
+func validateTradingPlan(f input.Errors, in *db.TradingPlanInput, create bool) {
+	checkTitle(f, &in.Title, create, true)
+	f.Date("plan_date", in.PlanDate)
+	checkRef(f, "playbook_id", &in.PlaybookID, create, false)
+	f.Text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	checkIDList(f, "tag_ids", &in.TagIDs)
 }

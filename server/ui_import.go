@@ -6,6 +6,7 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/db/brokers"
+	"tradejournal/server/input"
 )
 
 // importPage is the import page's data.
@@ -93,7 +94,7 @@ func (s *Server) renderPreview(w http.ResponseWriter, r *http.Request, sess *db.
 // handleImportUndo undoes an import as DELETE /imports/{id} does, without
 // force: an import whose trades carry review work is refused, with why.
 func (s *Server) handleImportUndo(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	id, err := pathID(r, "Import")
+	id, err := input.PathID(r, "Import")
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return

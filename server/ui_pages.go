@@ -13,6 +13,7 @@ import (
 	"tradejournal/db"
 	"tradejournal/db/prop"
 	"tradejournal/db/trading"
+	"tradejournal/server/input"
 )
 
 // handleDashboard shows the summary figures, the equity curve and a month
@@ -24,7 +25,7 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request, sess *d
 	var month time.Time // zero: the calendar picks its month
 	if m := q.Get("month"); err == nil && m != "" {
 		if month, err = time.Parse("2006-01", m); err != nil {
-			err = invalid("month", "month must be YYYY-MM")
+			err = input.Invalid("month", "month must be YYYY-MM")
 		}
 	}
 	if err != nil {
@@ -240,7 +241,7 @@ func (s *Server) handleTradePage(w http.ResponseWriter, r *http.Request, sess *d
 // renderTrade shows the trade page; typed, when not nil, is a refused
 // review form, whose values the form shows again in place of the trade's.
 func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, saved bool, problem string, typed url.Values) {
-	id, err := pathID(r, "Trade")
+	id, err := input.PathID(r, "Trade")
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
@@ -326,7 +327,7 @@ var reviewLabels = map[string]string{"star_rating": "Rating", "review_notes": "N
 // (validateReview and the level and checklist decoders) and the same
 // UpdateTrade; a bad field shows the page again with the reason.
 func (s *Server) handleTradeReview(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	id, err := pathID(r, "Trade")
+	id, err := input.PathID(r, "Trade")
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
@@ -349,7 +350,7 @@ func (s *Server) handleTradeReview(w http.ResponseWriter, r *http.Request, sess 
 // reviewInput turns the review form into the API's trade input, checked
 // as a PUT body would be.
 func reviewInput(form url.Values) (db.TradeInput, error) {
-	f := fieldErrors{}
+	f := input.Errors{}
 	var in db.TradeInput
 	in.StarRating = db.Optional[int]{Set: true, Null: true}
 	if v := form.Get("star_rating"); v != "" {
@@ -383,12 +384,12 @@ func reviewInput(form url.Values) (db.TradeInput, error) {
 	in.Reviewed = db.Some(form.Get("reviewed") == "true")
 	validateTrade(f, &in, false)
 	validateReview(f, &in)
-	return in, f.err()
+	return in, f.Err()
 }
 
 // levelsInput reads "4995, 4990@1" (a price, or price@quantity, each) as
 // the JSON levels the API takes.
-func levelsInput(f fieldErrors, field, v string) db.Optional[[]json.RawMessage] {
+func levelsInput(f input.Errors, field, v string) db.Optional[[]json.RawMessage] {
 	out := db.Optional[[]json.RawMessage]{Set: true}
 	for _, part := range strings.Split(v, ",") {
 		part = strings.TrimSpace(part)
@@ -402,7 +403,7 @@ func levelsInput(f fieldErrors, field, v string) db.Optional[[]json.RawMessage] 
 		}
 		b, err := json.Marshal(l)
 		if err != nil {
-			f.add(field, field+" must be prices such as 4995, 4990@1")
+			f.Add(field, field+" must be prices such as 4995, 4990@1")
 			return out
 		}
 		out.Value = append(out.Value, b)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // payoutsPage is the payouts and expenses page's data.
@@ -57,8 +58,8 @@ func (s *Server) renderPayouts(w http.ResponseWriter, r *http.Request, sess *db.
 
 // formAmount reads a form's number field into an Optional, absent when
 // empty; what is not a number is a 400 naming it.
-func formAmount(f fieldErrors, form url.Values, field string) db.Optional[float64] {
-	if n := f.queryNumber(field, strings.TrimSpace(strings.ReplaceAll(form.Get(field), ",", ""))); n != nil {
+func formAmount(f input.Errors, form url.Values, field string) db.Optional[float64] {
+	if n := f.QueryNumber(field, strings.TrimSpace(strings.ReplaceAll(form.Get(field), ",", ""))); n != nil {
 		return db.Some(*n)
 	}
 	return db.Optional[float64]{}
@@ -75,7 +76,7 @@ func formText(form url.Values, field string) db.Optional[string] {
 // handlePayoutCreate adds a payout from the form, checked by the API's
 // validatePayout and stored by the same CreatePayout.
 func (s *Server) handlePayoutCreate(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	f := fieldErrors{}
+	f := input.Errors{}
 	in := db.PayoutInput{AccountID: formText(r.PostForm, "account_id"), Date: formText(r.PostForm, "date"),
 		TotalAmount: formAmount(f, r.PostForm, "total_amount"), Status: formText(r.PostForm, "status"),
 		Reference: formText(r.PostForm, "reference")}
@@ -85,7 +86,7 @@ func (s *Server) handlePayoutCreate(w http.ResponseWriter, r *http.Request, sess
 // handleExpenseCreate adds an expense from the form, as the API's POST
 // /expenses does.
 func (s *Server) handleExpenseCreate(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	f := fieldErrors{}
+	f := input.Errors{}
 	in := db.ExpenseInput{AccountID: formText(r.PostForm, "account_id"), Date: formText(r.PostForm, "date"),
 		Amount: formAmount(f, r.PostForm, "amount"), Category: formText(r.PostForm, "category"),
 		Description: formText(r.PostForm, "description")}
@@ -94,9 +95,9 @@ func (s *Server) handleExpenseCreate(w http.ResponseWriter, r *http.Request, ses
 
 // createFromForm is a page form's createHandler: what reading the form
 // found wrong (f), else the API's validate, else the API's create.
-func createFromForm[In, T any](ctx context.Context, userID string, f fieldErrors, in In,
+func createFromForm[In, T any](ctx context.Context, userID string, f input.Errors, in In,
 	validate func(*In, bool) error, create func(context.Context, string, In) (T, error)) error {
-	if err := f.err(); err != nil {
+	if err := f.Err(); err != nil {
 		return err
 	}
 	if err := validate(&in, true); err != nil {

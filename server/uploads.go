@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 	"time"
+	"tradejournal/server/input"
 )
 
 // An upload (a document or a broker file) holds a slot while its body
@@ -94,7 +95,7 @@ func (s *Server) openUpload(w http.ResponseWriter, r *http.Request) (mr *multipa
 	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
 	if mr, err = r.MultipartReader(); err != nil {
 		release()
-		return nil, nil, invalid("body", "body must be multipart/form-data")
+		return nil, nil, input.Invalid("body", "body must be multipart/form-data")
 	}
 	return mr, release, nil
 }

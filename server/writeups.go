@@ -1,13 +1,16 @@
 package server
 
-import "tradejournal/db"
+import (
+	"tradejournal/db"
+	"tradejournal/server/input"
+)
 
 // validateWriteUp checks a write-up, a trader's review of one trade:
 // trade_id is required on create; title and content_markdown are optional
 // texts that null clears to "".
-func validateWriteUp(f fieldErrors, in *db.WriteUpInput, create bool) {
-	f.ref("trade_id", &in.TradeID, create, true)
-	f.title(&in.Title, create, false)
-	f.text("content_markdown", in.ContentMarkdown, maxMarkdown)
-	f.idList("tag_ids", &in.TagIDs)
+func validateWriteUp(f input.Errors, in *db.WriteUpInput, create bool) {
+	checkRef(f, "trade_id", &in.TradeID, create, true)
+	checkTitle(f, &in.Title, create, false)
+	f.Text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	checkIDList(f, "tag_ids", &in.TagIDs)
 }
