@@ -70,3 +70,39 @@ func TestImportNinjaTraderWithoutID(t *testing.T) {
 			again.Duplicates, again.TradesCreated, again.TradesUpdated)
 	}
 }
+
+// TestImportTreasury32nds: Tradovate writes a ZN price in 32nds, 110 045
+// for 110 + 4.5/32. ZN's point value is $1,000, so a 32nd is $31.25 and
+// its tick, half a 32nd, $15.625. The file (one buy fill of 2, sold in two
+// rows) by hand:
+//
+//	bought 2 at 110 045 = 110 + 4.5/32 = 110.140625
+//	sold 1 at 110 170   = 110 + 17/32  = 110.53125: +12.5 32nds = +$390.625
+//	sold 1 at 109 310   = 109 + 31/32  = 109.96875:  -5.5 32nds = -$171.875
+//	gross = 390.625 - 171.875 = $218.75 (7 32nds: 7 x $31.25)
+//
+// The file has no commissions, so the account's schedule, $1.25 a contract
+// a side on ZN, prices its 4 contract-sides: $5.00, net $213.75.
+func TestImportTreasury32nds(t *testing.T) {
+	d := newTestDB(t)
+	u := newTestUser(t, d, "zn")
+	a, err := d.CreateAccount(t.Context(), u.ID, AccountInput{AccountNumber: Some("TV-1"),
+		CommissionSchedule: Some(CommissionSchedule{"ZN": 1.25})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp := importTestFile(t, d, u.ID, a.ID, "tradovate_performance_zn.csv")
+	trades := importedTrades(t, d, u.ID, imp)
+	if len(trades) != 1 {
+		t.Fatalf("%d trades, want 1", len(trades))
+	}
+	tr := trades[0]
+	if tr.Symbol != "ZNH6" || tr.Side != "long" || tr.Quantity != 2 || tr.EntryPrice != 110.140625 ||
+		tr.ExitPrice == nil || *tr.ExitPrice != 110.25 {
+		t.Errorf("trade %s %s %v at %v, exit %v; want ZNH6 long 2 at 110.140625, exit 110.25", tr.Symbol, tr.Side,
+			tr.Quantity, tr.EntryPrice, tr.ExitPrice)
+	}
+	if tr.GrossPnL != 218.75 || tr.TotalCommission != 5 || tr.NetPnL != 213.75 {
+		t.Errorf("gross %v commission %v net %v, want 218.75 5 213.75", tr.GrossPnL, tr.TotalCommission, tr.NetPnL)
+	}
+}

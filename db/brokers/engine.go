@@ -155,6 +155,24 @@ func (r *reader) positive(line int, rec []string, role string) (float64, bool) {
 	return v, ok
 }
 
+// price reads a price of contract, which must be above 0: in 32nds where
+// the contract is a Treasury future.
+func (r *reader) price(line int, rec []string, role, contract string) (float64, bool) {
+	if !treasury(contract) {
+		return r.positive(line, rec, role)
+	}
+	v, err := treasuryPrice(r.cell(rec, role), r.opt.Decimal)
+	switch {
+	case err != nil:
+		r.fail(line, role, r.file.Columns[role]+" "+err.Error())
+		return 0, false
+	case !(v > 0):
+		r.fail(line, role, r.file.Columns[role]+" must be a positive number")
+		return 0, false
+	}
+	return v, true
+}
+
 // side reads role's cell as buy or sell.
 func (r *reader) side(line int, rec []string, role string) (string, bool) {
 	s, ok := side(r.cell(rec, role))
@@ -218,7 +236,7 @@ func fillRow(r *reader, line int, rec []string) {
 		r.fail(line, "side", r.file.Columns["side"]+" says buy but the quantity is negative (a sell)")
 	}
 	f.Quantity = math.Abs(qty)
-	f.Price, _ = r.positive(line, rec, "price")
+	f.Price, _ = r.price(line, rec, "price", f.Contract)
 	f.Commission = r.costs(line, rec, "commission", "fees")
 	if rate := r.costs(line, rec, "rate"); rate != nil {
 		c := *rate * f.Quantity

@@ -61,7 +61,7 @@ func ibkrRow(r *reader, line int, rec []string) {
 	if okQty && qty == 0 {
 		r.fail(line, "quantity", r.file.Columns["quantity"]+" must not be 0")
 	}
-	f.Price, _ = r.positive(line, rec, "price")
+	f.Price, _ = r.price(line, rec, "price", f.Contract)
 	if r.cell(rec, "total") != "" {
 		f.Commission = r.costs(line, rec, "total")
 	} else {
@@ -74,6 +74,9 @@ func ibkrRow(r *reader, line int, rec []string) {
 // id where c has one, else the same contract, side, quantity and price.
 func (r *reader) cancel(c Fill, price string) {
 	p, _ := number(price, r.opt.Decimal)
+	if treasury(c.Contract) {
+		p, _ = treasuryPrice(price, r.opt.Decimal)
+	}
 	for i := len(r.fills) - 1; i >= 0; i-- {
 		f := &r.fills[i]
 		if f.skipped {

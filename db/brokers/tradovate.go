@@ -84,16 +84,16 @@ func roundTripRow(r *reader, line int, rec []string) {
 	}
 	if r.has("entryPrice") {
 		// Entry and exit columns: the side says which was the buy.
-		entry, _ := r.positive(line, rec, "entryPrice")
-		exit, _ := r.positive(line, rec, "exitPrice")
+		entry, _ := r.price(line, rec, "entryPrice", tr.contract)
+		exit, _ := r.price(line, rec, "exitPrice", tr.contract)
 		in, out := r.stamp(line, rec, "entry"), r.stamp(line, rec, "exit")
 		tr.buyPrice, tr.sellPrice, tr.bought, tr.sold = entry, exit, in, out
 		if tr.side == "short" {
 			tr.buyPrice, tr.sellPrice, tr.bought, tr.sold = exit, entry, out, in
 		}
 	} else {
-		tr.buyPrice, _ = r.positive(line, rec, "buyPrice")
-		tr.sellPrice, _ = r.positive(line, rec, "sellPrice")
+		tr.buyPrice, _ = r.price(line, rec, "buyPrice", tr.contract)
+		tr.sellPrice, _ = r.price(line, rec, "sellPrice", tr.contract)
 		tr.bought, tr.sold = r.stamp(line, rec, "bought"), r.stamp(line, rec, "sold")
 	}
 	r.trips = append(r.trips, tr)
