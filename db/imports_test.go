@@ -3,6 +3,7 @@ package db
 import (
 	"bytes"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -104,5 +105,22 @@ func TestImportTreasury32nds(t *testing.T) {
 	}
 	if tr.GrossPnL != 218.75 || tr.TotalCommission != 5 || tr.NetPnL != 213.75 {
 		t.Errorf("gross %v commission %v net %v, want 218.75 5 213.75", tr.GrossPnL, tr.TotalCommission, tr.NetPnL)
+	}
+}
+
+// TestImportOpenPosition: a Tradovate Position History that lists a
+// position still open imports its closed pairs; the open row is skipped
+// and the Import's warnings name its contract.
+func TestImportOpenPosition(t *testing.T) {
+	d := newTestDB(t)
+	u := newTestUser(t, d, "tv")
+	if _, err := d.CreateAccount(t.Context(), u.ID, AccountInput{AccountNumber: Some("APEX-1")}); err != nil {
+		t.Fatal(err)
+	}
+	imp := importTestFile(t, d, u.ID, "", "tradovate_positions_open.csv")
+	if imp.Rows != 3 || imp.Skipped != 1 || imp.Fills != 4 || imp.TradesCreated != 2 ||
+		!slices.Contains(imp.Warnings, "MNQZ5: open position not imported: the file has no exit for it (line 4)") {
+		t.Errorf("import: rows %d skipped %d fills %d trades %d warnings %q; want 3 1 4 2 and the open MNQZ5 named",
+			imp.Rows, imp.Skipped, imp.Fills, imp.TradesCreated, imp.Warnings)
 	}
 }

@@ -1,6 +1,9 @@
 package brokers
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Tradovate writes three exports this journal reads. Its cells often carry
 // a leading space (" Buy", " Filled"); values are trimmed.
@@ -44,14 +47,16 @@ var tradovatePerformance = spec{
 }
 
 // tradovatePositions is the Position History export: like Performance, one
-// row per paired quantity, with the account.
+// row per paired quantity, with the account. A position still open is a
+// row with no pair, no fill ids, no prices and no exit: skipped, with a
+// warning.
 var tradovatePositions = spec{
 	name:     "tradovate_positions",
 	required: []string{"contract", "quantity", "buyPrice", "sellPrice", "bought", "sold", "buyID", "sellID"},
 	columns: map[string][]string{
 		"account": {"Account"}, "contract": {"Contract"}, "quantity": {"Paired Qty"},
 		"buyPrice": {"Buy Price"}, "sellPrice": {"Sell Price"}, "bought": {"Bought Timestamp"},
-		"sold": {"Sold Timestamp"}, "buyID": {"Buy Fill ID"}, "sellID": {"Sell Fill ID"},
+		"sold": {"Sold Timestamp"}, "buyID": {"Buy Fill ID"}, "sellID": {"Sell Fill ID"}, "pairID": {"Pair ID"},
 	},
 	row: roundTripRow,
 }
@@ -64,6 +69,11 @@ func roundTripRow(r *reader, line int, rec []string) {
 	tr := trip{line: line, account: r.cell(rec, "account"), contract: contract(r.cell(rec, "contract"))}
 	if tr.contract == "" {
 		r.fail(line, "contract", r.file.Columns["contract"]+" is required")
+	} else if r.openPosition(rec) {
+		r.file.Skipped++
+		r.file.Warnings = append(r.file.Warnings,
+			tr.contract+": open position not imported: the file has no exit for it (line "+strconv.Itoa(line)+")")
+		return
 	}
 	tr.quantity, _ = r.positive(line, rec, "quantity")
 	tr.buyID, tr.sellID = r.cell(rec, "buyID"), r.cell(rec, "sellID")
@@ -97,4 +107,22 @@ func roundTripRow(r *reader, line int, rec []string) {
 		tr.bought, tr.sold = r.stamp(line, rec, "bought"), r.stamp(line, rec, "sold")
 	}
 	r.trips = append(r.trips, tr)
+}
+
+// openPosition reports whether a round-trip row is a position still open:
+// it has no exit (no exit price and time; where the file pairs a buy and a
+// sell, no pair or fill ids, no prices, and a time missing).
+func (r *reader) openPosition(rec []string) bool {
+	blank := func(roles ...string) bool {
+		for _, role := range roles {
+			if r.cell(rec, role) != "" {
+				return false
+			}
+		}
+		return true
+	}
+	if r.has("entryPrice") {
+		return blank("exitPrice", "exit")
+	}
+	return blank("id", "pairID", "buyID", "sellID", "buyPrice", "sellPrice") && (blank("bought") || blank("sold"))
 }
