@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"tradejournal/server/problem"
 
 	"tradejournal/db"
 )
@@ -15,7 +16,7 @@ import (
 func (s *Server) authenticate(r *http.Request, scope string) (*db.Principal, error) {
 	scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return nil, errInvalidKey
+		return nil, problem.InvalidKey
 	}
 	p, err := s.keyPrincipal(r.Context(), key)
 	if err != nil {
@@ -28,14 +29,14 @@ func (s *Server) authenticate(r *http.Request, scope string) (*db.Principal, err
 }
 
 // admit lets a key's owner (through the API or a page's session) do what
-// scope allows: an inactive subscription is errSubscription, a key without
-// the scope errForbidden. scope "" asks for none.
+// scope allows: an inactive subscription is problem.Subscription, a key without
+// the scope problem.Forbidden. scope "" asks for none.
 func admit(p *db.Principal, scope string) error {
 	if p.Subscription != db.SubscriptionActive {
-		return errSubscription
+		return problem.Subscription
 	}
 	if scope != "" && !p.Can(scope) {
-		return errForbidden(scope)
+		return problem.Forbidden(scope)
 	}
 	return nil
 }
@@ -49,29 +50,29 @@ func admit(p *db.Principal, scope string) error {
 func (s *Server) failedAuth(w http.ResponseWriter, r *http.Request, err error) error {
 	addr, now := clientAddr(r), s.cfg.Now()
 	if blocked, wait := s.limits.clientBlocked(addr, now); blocked {
-		return errRateLimited(w, wait)
+		return problem.RateLimited(w, wait)
 	}
 	s.limits.authFailed(addr, now)
 	return err
 }
 
 // keyPrincipal finds a key's owner, as the API and the sign-in page both
-// need it: a malformed or unknown key is errInvalidKey, a revoked one
-// errRevokedKey. Whether the owner may act is admit's.
+// need it: a malformed or unknown key is problem.InvalidKey, a revoked one
+// problem.RevokedKey. Whether the owner may act is admit's.
 func (s *Server) keyPrincipal(ctx context.Context, key string) (*db.Principal, error) {
 	if !db.WellFormedKey(key) {
-		return nil, errInvalidKey
+		return nil, problem.InvalidKey
 	}
 	p, err := s.db.Authenticate(ctx, key)
 	var nf *db.NotFoundError
 	if errors.As(err, &nf) {
-		return nil, errInvalidKey
+		return nil, problem.InvalidKey
 	}
 	if err != nil {
 		return nil, err
 	}
 	if p.Revoked {
-		return nil, errRevokedKey
+		return nil, problem.RevokedKey
 	}
 	s.usage.touch(p.KeyID, s.db.Now())
 	return &p, nil

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"tradejournal/server/problem"
 
 	"tradejournal/db"
 	"tradejournal/files"
@@ -172,7 +173,7 @@ func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, p 
 // it inside Exclusive.
 func (s *Server) removeUnusedBlob(ctx context.Context, hash string) {
 	if n, err := s.db.BlobUses(context.WithoutCancel(ctx), hash); err != nil {
-		s.log.WarnContext(ctx, "count a blob's uses", "request_id", requestID(ctx), "blob", hash, "err", err)
+		s.log.WarnContext(ctx, "count a blob's uses", "request_id", problem.RequestID(ctx), "blob", hash, "err", err)
 	} else if n == 0 {
 		s.removeBlobs(ctx, hash)
 	}
@@ -186,7 +187,7 @@ func (s *Server) removeBlobs(ctx context.Context, hashes ...string) bool {
 	ok := true
 	for _, h := range hashes {
 		if err := s.files.Remove(h); err != nil {
-			s.log.WarnContext(ctx, "remove unused blob", "request_id", requestID(ctx), "blob", h, "err", err)
+			s.log.WarnContext(ctx, "remove unused blob", "request_id", problem.RequestID(ctx), "blob", h, "err", err)
 			ok = false
 		}
 	}

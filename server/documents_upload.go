@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"tradejournal/server/problem"
 	"unicode"
 	"unicode/utf8"
 
@@ -44,12 +45,12 @@ var uploadFields = []string{"document_name", "category", "account_number", "repl
 // errUnavailable is the 503 of a busy server, with Retry-After.
 func errUnavailable(w http.ResponseWriter) error {
 	w.Header().Set("Retry-After", "5")
-	return &apiError{status: http.StatusServiceUnavailable, code: "UNAVAILABLE",
-		message: "Too many uploads in progress; retry after 5 seconds"}
+	return &problem.Problem{Status: http.StatusServiceUnavailable, Code: "UNAVAILABLE",
+		Message: "Too many uploads in progress; retry after 5 seconds"}
 }
 
-var errUploadTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code: "PAYLOAD_TOO_LARGE",
-	message: "Request body exceeds the limit of 26 MiB"}
+var errUploadTooLarge = &problem.Problem{Status: http.StatusRequestEntityTooLarge, Code: "PAYLOAD_TOO_LARGE",
+	Message: "Request body exceeds the limit of 26 MiB"}
 
 // handleDocumentUpload stores an uploaded file as a new document, or as the
 // new file of one (replace=true). The file streams to a temp file; only an
@@ -196,8 +197,8 @@ func bodyReadError(err error) error {
 	if errors.As(err, &tooLarge) {
 		return errUploadTooLarge
 	}
-	if errors.Is(err, errTooSlow) {
-		return errTooSlow
+	if errors.Is(err, problem.TooSlow) {
+		return problem.TooSlow
 	}
 	return input.Invalid("body", "body is not well-formed multipart/form-data, or ended early")
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"net/http"
 	"strconv"
+	"tradejournal/server/problem"
 
 	"tradejournal/db"
 )
@@ -35,6 +36,6 @@ func (s *Server) handleTradeExport(w http.ResponseWriter, r *http.Request, p *db
 	if err != nil {
 		// The status is gone with the first row; the client sees a cut
 		// body, and the cause goes to the log.
-		s.log.ErrorContext(r.Context(), "export failed", "request_id", requestID(r.Context()), "err", err)
+		s.log.ErrorContext(r.Context(), "export failed", "request_id", problem.RequestID(r.Context()), "err", err)
 	}
 }

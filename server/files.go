@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"tradejournal/server/problem"
 
 	"tradejournal/db"
 	"tradejournal/files"
@@ -62,7 +63,7 @@ func linkError(err error) error {
 	if errors.Is(err, files.ErrExpired) {
 		msg = "The download link has expired; read the document again for a new one"
 	}
-	return &apiError{status: http.StatusForbidden, code: "FORBIDDEN", message: msg}
+	return &problem.Problem{Status: http.StatusForbidden, Code: "FORBIDDEN", Message: msg}
 }
 
 // contentDisposition shows images in the browser and downloads PDFs, under

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"tradejournal/server/problem"
 
 	"tradejournal/db"
 	"tradejournal/server/input"
@@ -17,9 +18,6 @@ import (
 
 // maxJSONBody is the largest JSON request body; larger is a 413.
 const maxJSONBody = 1 << 20
-
-var errTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code: "PAYLOAD_TOO_LARGE",
-	message: "Request body exceeds the limit of 1 MiB"}
 
 // decodeJSON reads one JSON value from the body into dst. Unknown fields are
 // ignored, so a client can send back what it read; a name given twice, or
@@ -46,7 +44,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	)
 	switch {
 	case errors.As(err, &tooLarge):
-		return errTooLarge
+		return problem.TooLarge
 	case errors.Is(err, io.EOF):
 		return input.Invalid("body", "body is empty: send a JSON object")
 	case errors.As(err, &syntax):

@@ -4,7 +4,6 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -129,12 +128,4 @@ func clientAddr(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
-}
-
-// errRateLimited is a 429 telling the client when to come back.
-func errRateLimited(w http.ResponseWriter, wait time.Duration) error {
-	secs := max(1, int(math.Ceil(wait.Seconds())))
-	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	return &apiError{status: http.StatusTooManyRequests, code: "RATE_LIMITED",
-		message: "Too many requests; retry after " + strconv.Itoa(secs) + " seconds"}
 }

@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+	"tradejournal/server/problem"
 
 	"tradejournal/db"
 	"tradejournal/files"
@@ -234,14 +235,14 @@ func (s *Server) wrap(rt route) http.Handler {
 		}
 		p, err := s.authenticate(r, rt.scope)
 		if err != nil {
-			if e, _ := toAPIError(err); e.status == http.StatusUnauthorized {
+			if e, _ := problem.Of(err); e.Status == http.StatusUnauthorized {
 				err = s.failedAuth(w, r, err)
 			}
 			s.writeError(w, r, err)
 			return
 		}
 		if ok, wait := s.limits.allowKey(p.KeyID, s.cfg.Now()); !ok {
-			s.writeError(w, r, errRateLimited(w, wait))
+			s.writeError(w, r, problem.RateLimited(w, wait))
 			return
 		}
 		rt.handler(w, r, p)
@@ -261,7 +262,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// download sets its own caching.
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
-	r = r.WithContext(context.WithValue(r.Context(), ctxRequestID, id))
+	r = r.WithContext(problem.WithRequestID(r.Context(), id))
 	rec := &statusRecorder{ResponseWriter: w}
 	defer func() {
 		if v := recover(); v != nil {
@@ -271,7 +272,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.log.Error("panic", "request_id", id, "method", r.Method, "path", r.URL.Path,
 				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if rec.status == 0 {
-				s.writeError(rec, r, errInternal)
+				s.writeError(rec, r, problem.Internal)
 			}
 		}
 		s.log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
@@ -352,15 +353,15 @@ func (j *jsonErrorWriter) WriteHeader(code int) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	switch code {
 	case http.StatusMethodNotAllowed:
-		j.s.writeError(j.ResponseWriter, j.r, &apiError{status: code, code: "METHOD_NOT_ALLOWED",
-			message: "Method " + j.r.Method + " is not allowed here; allowed: " + h.Get("Allow")})
+		j.s.writeError(j.ResponseWriter, j.r, &problem.Problem{Status: code, Code: "METHOD_NOT_ALLOWED",
+			Message: "Method " + j.r.Method + " is not allowed here; allowed: " + h.Get("Allow")})
 	case http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
 		// No route has this exact path; an API client gets the 404, not a
 		// redirect meant for browsers.
 		h.Del("Location")
 		fallthrough
 	case http.StatusNotFound:
-		j.s.writeError(j.ResponseWriter, j.r, &apiError{status: http.StatusNotFound, code: "NOT_FOUND", message: "No such route"})
+		j.s.writeError(j.ResponseWriter, j.r, &problem.Problem{Status: http.StatusNotFound, Code: "NOT_FOUND", Message: "No such route"})
 	default:
 		j.ResponseWriter.WriteHeader(code)
 	}

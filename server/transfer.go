@@ -53,7 +53,7 @@ func (d *deadlines) extend() {
 }
 
 // extendingReader is a request body that extends the deadlines as it is
-// read, and with a floor, cuts a body that arrives too slowly (errTooSlow).
+// read, and with a floor, cuts a body that arrives too slowly (problem.TooSlow).
 type extendingReader struct {
 	io.ReadCloser
 	d     *deadlines

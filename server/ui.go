@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"tradejournal/server/problem"
 
 	"tradejournal/db"
 )
@@ -205,7 +206,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 func (s *Server) renderPart(w http.ResponseWriter, r *http.Request, status int, page, name string, data any) {
 	var buf bytes.Buffer
 	if err := templates[page].ExecuteTemplate(&buf, name, data); err != nil {
-		s.log.ErrorContext(r.Context(), "render page", "request_id", requestID(r.Context()), "page", page, "err", err)
+		s.log.ErrorContext(r.Context(), "render page", "request_id", problem.RequestID(r.Context()), "page", page, "err", err)
 		status, buf = http.StatusInternalServerError, *bytes.NewBufferString("Internal error\n")
 	}
 	h := w.Header()
@@ -219,19 +220,19 @@ func (s *Server) renderPart(w http.ResponseWriter, r *http.Request, status int, 
 }
 
 // errorPage answers an error as a page: the API's status, message and
-// headers (answerError).
+// headers (problem.Answer).
 func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, sess *db.Session, err error) {
-	s.renderError(w, r, sess, s.answerError(w, r, err))
+	s.renderError(w, r, sess, problem.Answer(w, r, s.log, err))
 }
 
 // renderError shows e as the error page.
-func (s *Server) renderError(w http.ResponseWriter, r *http.Request, sess *db.Session, e *apiError) {
+func (s *Server) renderError(w http.ResponseWriter, r *http.Request, sess *db.Session, e *problem.Problem) {
 	msg := problemText(e)
 	data := struct {
 		pageData
 		Title, Message string
-	}{pageData{Session: sess}, http.StatusText(e.status), msg}
-	s.render(w, r, e.status, "error", data)
+	}{pageData{Session: sess}, http.StatusText(e.Status), msg}
+	s.render(w, r, e.Status, "error", data)
 }
 
 // page wraps a page for a signed-in session with scope: a browser that
@@ -257,7 +258,7 @@ func (s *Server) signedIn(scope string, multipart bool, h pageFunc) http.Handler
 		}
 		// A session spends its key's requests as the key's API calls do.
 		if ok, wait := s.limits.allowKey(sess.KeyID, s.cfg.Now()); !ok {
-			s.errorPage(w, r, sess, errRateLimited(w, wait))
+			s.errorPage(w, r, sess, problem.RateLimited(w, wait))
 			return
 		}
 		if r.Method == http.MethodPost {
@@ -308,12 +309,12 @@ func readForm(w http.ResponseWriter, r *http.Request) error {
 }
 
 // errFormTooLarge refuses a form larger than maxFormBody.
-var errFormTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code: "PAYLOAD_TOO_LARGE",
-	message: fmt.Sprintf("The form is larger than %d KiB, so nothing was saved; shorten its longest text", maxFormBody>>10)}
+var errFormTooLarge = &problem.Problem{Status: http.StatusRequestEntityTooLarge, Code: "PAYLOAD_TOO_LARGE",
+	Message: fmt.Sprintf("The form is larger than %d KiB, so nothing was saved; shorten its longest text", maxFormBody>>10)}
 
 // errStaleForm refuses a form without this session's token.
-var errStaleForm = &apiError{status: http.StatusForbidden, code: "FORBIDDEN",
-	message: "This form is stale or came from another site; reload the page and try again"}
+var errStaleForm = &problem.Problem{Status: http.StatusForbidden, Code: "FORBIDDEN",
+	Message: "This form is stale or came from another site; reload the page and try again"}
 
 // isMultipart reports whether a post is a multipart form, whose token its
 // handler reads from the stream (the page wrapper must not buffer it).
@@ -415,18 +416,18 @@ func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
 // else's browser shows whose journal it opens before it opens it.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	fail := func(err error) {
-		e := s.answerError(w, r, err)
-		if e.status >= 500 {
+		e := problem.Answer(w, r, s.log, err)
+		if e.Status >= 500 {
 			s.renderError(w, r, nil, e)
 			return
 		}
-		if e.status == http.StatusUnauthorized {
+		if e.Status == http.StatusUnauthorized {
 			w.Header().Set("WWW-Authenticate", "Bearer")
 		}
-		s.render(w, r, e.status, "login", loginPage{Error: e.message})
+		s.render(w, r, e.Status, "login", loginPage{Error: e.Message})
 	}
 	if !s.sameOrigin(r) {
-		fail(&apiError{status: http.StatusForbidden, code: "FORBIDDEN", message: "This form came from another site."})
+		fail(&problem.Problem{Status: http.StatusForbidden, Code: "FORBIDDEN", Message: "This form came from another site."})
 		return
 	}
 	if err := readForm(w, r); err != nil {
@@ -470,12 +471,12 @@ func (s *Server) failedSignIn(w http.ResponseWriter, r *http.Request, err error)
 	var nf *db.NotFoundError
 	switch {
 	case errors.As(err, &nf):
-		err = &apiError{status: http.StatusUnauthorized, code: "UNAUTHORIZED",
-			message: "This sign-in link has expired or was used already; tradejournal login-link --user NAME makes a new one."}
-	case err == errInvalidKey || err == errRevokedKey:
-		err = &apiError{status: http.StatusUnauthorized, code: "UNAUTHORIZED", message: "That key is not valid, or was revoked."}
-	case err == errSubscription:
-		return &apiError{status: http.StatusForbidden, code: "SUBSCRIPTION_REQUIRED", message: "Your subscription is inactive."}
+		err = &problem.Problem{Status: http.StatusUnauthorized, Code: "UNAUTHORIZED",
+			Message: "This sign-in link has expired or was used already; tradejournal login-link --user NAME makes a new one."}
+	case err == problem.InvalidKey || err == problem.RevokedKey:
+		err = &problem.Problem{Status: http.StatusUnauthorized, Code: "UNAUTHORIZED", Message: "That key is not valid, or was revoked."}
+	case err == problem.Subscription:
+		return &problem.Problem{Status: http.StatusForbidden, Code: "SUBSCRIPTION_REQUIRED", Message: "Your subscription is inactive."}
 	default:
 		return err
 	}

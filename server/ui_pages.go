@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"tradejournal/server/problem"
 
 	"tradejournal/db"
 	"tradejournal/db/prop"
@@ -336,7 +337,7 @@ func (s *Server) handleTradeReview(w http.ResponseWriter, r *http.Request, sess 
 	if err == nil {
 		_, err = s.db.UpdateTrade(r.Context(), sess.UserID, id, in)
 	}
-	if e, _ := toAPIError(err); err != nil && e.status == http.StatusBadRequest {
+	if e, _ := problem.Of(err); err != nil && e.Status == http.StatusBadRequest {
 		s.renderTrade(w, r, sess, http.StatusBadRequest, false, formProblemText(e, reviewLabels), r.PostForm)
 		return
 	}

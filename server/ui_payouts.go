@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"tradejournal/server/problem"
 
 	"tradejournal/db"
 	"tradejournal/server/input"
@@ -123,12 +124,12 @@ func (s *Server) afterPayoutsForm(w http.ResponseWriter, r *http.Request, sess *
 // 4xx) show gets the status and the reason, to show the page again with
 // it; anything else is the error page.
 func (s *Server) formProblem(w http.ResponseWriter, r *http.Request, sess *db.Session, err error, show func(status int, problem string)) {
-	e := s.answerError(w, r, err)
-	if e.status >= 500 {
+	e := problem.Answer(w, r, s.log, err)
+	if e.Status >= 500 {
 		s.renderError(w, r, sess, e)
 		return
 	}
-	show(e.status, problemText(e))
+	show(e.Status, problemText(e))
 }
 
 // formProblemText is an API error in a form's words: each field's reason
@@ -136,13 +137,13 @@ func (s *Server) formProblem(w http.ResponseWriter, r *http.Request, sess *db.Se
 // place of its JSON name, so that "stop_loss_levels[1].price must be a
 // number" reads "Stops: the 2nd price must be a number" on the form whose
 // field is labelled Stops. A field without a label keeps its name.
-func formProblemText(e *apiError, labels map[string]string) string {
-	if len(e.details) == 0 {
-		return e.message
+func formProblemText(e *problem.Problem, labels map[string]string) string {
+	if len(e.Details) == 0 {
+		return e.Message
 	}
 	var reasons []string
-	for _, field := range slices.Sorted(maps.Keys(e.details)) {
-		reason := e.details[field]
+	for _, field := range slices.Sorted(maps.Keys(e.Details)) {
+		reason := e.Details[field]
 		name, rest := field, ""
 		if i := strings.IndexAny(field, "[."); i >= 0 {
 			name, rest = field[:i], field[i:]
@@ -186,10 +187,10 @@ func problemReason(field, reason string) string {
 
 // problemText is an API error as one line for a page: the message and
 // each field's reason, by field, named where the reason does not name it.
-func problemText(e *apiError) string {
-	msg := e.message
-	for _, field := range slices.Sorted(maps.Keys(e.details)) {
-		msg += ". " + problemReason(field, e.details[field])
+func problemText(e *problem.Problem) string {
+	msg := e.Message
+	for _, field := range slices.Sorted(maps.Keys(e.Details)) {
+		msg += ". " + problemReason(field, e.Details[field])
 	}
 	return msg
 }

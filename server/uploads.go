@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 	"tradejournal/server/input"
+	"tradejournal/server/problem"
 )
 
 // An upload (a document or a broker file) holds a slot while its body
@@ -100,15 +101,9 @@ func (s *Server) openUpload(w http.ResponseWriter, r *http.Request) (mr *multipa
 	return mr, release, nil
 }
 
-// errTooSlow is the 408 of an upload whose body arrives below the rate
-// floor. The connection is closed after it: the rest of the body is not
-// read.
-var errTooSlow = &apiError{status: http.StatusRequestTimeout, code: "REQUEST_TIMEOUT",
-	message: "The upload arrived too slowly and was stopped; nothing was kept. Retry on a faster connection"}
-
 // uploadBody wraps an upload's body: it moves the connection's deadlines
 // forward while bytes flow (see deadlines) and cuts the body with
-// errTooSlow when it arrives slower than the rate floor.
+// problem.TooSlow when it arrives slower than the rate floor.
 func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) io.ReadCloser {
 	d := newDeadlines(w, true, true)
 	return &extendingReader{ReadCloser: r.Body, d: d,
@@ -128,11 +123,11 @@ type rateFloor struct {
 func (f *rateFloor) due() int64 { return int64(float64(f.min) * f.window.Seconds()) }
 
 // check closes the windows that have ended by now: one that brought less
-// than due is errTooSlow.
+// than due is problem.TooSlow.
 func (f *rateFloor) check(now time.Time) error {
 	for now.Sub(f.start) >= f.window {
 		if f.n < f.due() {
-			return errTooSlow
+			return problem.TooSlow
 		}
 		f.start, f.n = f.start.Add(f.window), 0
 	}
