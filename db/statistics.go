@@ -331,21 +331,23 @@ func breakdownOf(by string) breakdown {
 
 // StatsBreakdown groups the closed trades matching f by one of Breakdowns:
 // by net P&L, best first, or in their natural order (weekday, hour, month,
-// duration); trades without a key form one bucket, listed last.
+// duration). Trades without a key form one bucket: by net P&L it stands
+// where its net P&L puts it (after a key of the same net P&L); in a
+// natural order, which it has no place in, it is last.
 func (db *DB) StatsBreakdown(ctx context.Context, userID string, f TradeFilter, by string) ([]BreakdownRow, error) {
 	b := breakdownOf(by)
 	if b.key == "" {
 		return nil, &InvalidError{Field: "by", Message: "by must be one of " + strings.Join(Breakdowns, ", ")}
 	}
-	order := b.natural
-	if order == "" {
-		order = "round(total(t.net_pnl), 8) DESC, k"
+	order := "k IS NULL, " + b.natural
+	if b.natural == "" {
+		order = "round(total(t.net_pnl), 8) DESC, k IS NULL, k"
 	}
 	where, args := f.statsWhere(userID)
 	rows, err := db.read.QueryContext(ctx, `SELECT `+b.key+` AS k, `+b.label+`, count(*),
 		coalesce(sum(t.status = 'win'), 0), coalesce(sum(t.status = 'loss'), 0), total(t.net_pnl),
 		total(t.net_pnl) FILTER (WHERE t.status = 'win'), total(t.net_pnl) FILTER (WHERE t.status = 'loss'), avg(t.r_ratio)
-		FROM trades t `+b.join+` WHERE `+where+` AND `+closed+` GROUP BY k ORDER BY k IS NULL, `+order, args...)
+		FROM trades t `+b.join+` WHERE `+where+` AND `+closed+` GROUP BY k ORDER BY `+order, args...)
 	if err != nil {
 		return nil, err
 	}
