@@ -18,6 +18,7 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/files"
+	"tradejournal/server/auth"
 )
 
 // Config holds the server's settings.
@@ -58,8 +59,7 @@ type Server struct {
 	files   *files.Store
 	log     *slog.Logger
 	mux     *http.ServeMux
-	usage   keyUsage
-	limits  *limiters
+	auth    *auth.Authenticator
 	uploads *uploadSlots
 }
 
@@ -109,7 +109,7 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux(),
-		limits: newLimiters(cfg.RateLimit, cfg.AuthFailures), uploads: newUploadSlots(cfg.MaxUploads, cfg.MaxUploadsPerClient)}
+		auth: auth.New(d, cfg.RateLimit, cfg.AuthFailures, cfg.Now), uploads: newUploadSlots(cfg.MaxUploads, cfg.MaxUploadsPerClient)}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.wrap(rt))
 	}
@@ -233,16 +233,16 @@ func (s *Server) wrap(rt route) http.Handler {
 			rt.handler(w, r, nil)
 			return
 		}
-		p, err := s.authenticate(r, rt.scope)
+		p, err := s.auth.Request(r, rt.scope)
 		if err != nil {
 			if e, _ := problem.Of(err); e.Status == http.StatusUnauthorized {
-				err = s.failedAuth(w, r, err)
+				err = s.auth.Failed(w, r, err)
 			}
 			s.writeError(w, r, err)
 			return
 		}
-		if ok, wait := s.limits.allowKey(p.KeyID, s.cfg.Now()); !ok {
-			s.writeError(w, r, problem.RateLimited(w, wait))
+		if err := s.auth.Spend(w, p.KeyID); err != nil {
+			s.writeError(w, r, err)
 			return
 		}
 		rt.handler(w, r, p)

@@ -23,6 +23,7 @@ import (
 	"tradejournal/server/problem"
 
 	"tradejournal/db"
+	"tradejournal/server/auth"
 )
 
 // The web interface (DESIGN §11): pages rendered from the templates in ui/,
@@ -31,9 +32,6 @@ import (
 
 //go:embed ui
 var uiFiles embed.FS
-
-// sessionCookie is the session's cookie; its value is the session id.
-const sessionCookie = "tj_session"
 
 // pageFunc renders one page for a signed-in session.
 type pageFunc func(w http.ResponseWriter, r *http.Request, sess *db.Session)
@@ -251,14 +249,14 @@ func (s *Server) uploadPage(scope string, h pageFunc) http.Handler {
 
 func (s *Server) signedIn(scope string, multipart bool, h pageFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sess := s.session(r)
+		sess := s.auth.Session(r)
 		if sess == nil {
 			http.Redirect(w, r, "/login", http.StatusSeeOther)
 			return
 		}
 		// A session spends its key's requests as the key's API calls do.
-		if ok, wait := s.limits.allowKey(sess.KeyID, s.cfg.Now()); !ok {
-			s.errorPage(w, r, sess, problem.RateLimited(w, wait))
+		if err := s.auth.Spend(w, sess.KeyID); err != nil {
+			s.errorPage(w, r, sess, err)
 			return
 		}
 		if r.Method == http.MethodPost {
@@ -267,7 +265,7 @@ func (s *Server) signedIn(scope string, multipart bool, h pageFunc) http.Handler
 				return
 			}
 		}
-		if err := admit(&sess.Principal, scope); err != nil {
+		if err := auth.Admit(&sess.Principal, scope); err != nil {
 			s.errorPage(w, r, sess, err)
 			return
 		}
@@ -348,20 +346,6 @@ func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request, sess *db.Ses
 // 256 KiB, encoded) and the field's own limit is the one that speaks.
 const maxFormBody = maxJSONBody
 
-// session is the request's live session, or nil.
-func (s *Server) session(r *http.Request) *db.Session {
-	c, err := r.Cookie(sessionCookie)
-	if err != nil || len(c.Value) != 43 {
-		return nil
-	}
-	sess, err := s.db.Session(r.Context(), c.Value)
-	if err != nil || sess.Revoked {
-		return nil
-	}
-	s.usage.touch(sess.KeyID, s.db.Now())
-	return &sess
-}
-
 // sameOrigin reports whether a form post comes from this site: its Origin,
 // when the browser sends one, is the origin (scheme, host and port) the
 // request was sent to, or the public URL's (behind a proxy that adds TLS).
@@ -402,7 +386,7 @@ type loginPage struct {
 }
 
 func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
-	if s.session(r) != nil {
+	if s.auth.Session(r) != nil {
 		http.Redirect(w, r, "/dashboard", http.StatusSeeOther)
 		return
 	}
@@ -449,8 +433,8 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		id, _, err = s.db.UseLoginToken(r.Context(), token)
 	} else {
 		var p *db.Principal
-		if p, err = s.keyPrincipal(r.Context(), strings.TrimSpace(r.PostFormValue("key"))); err == nil {
-			if err = admit(p, ""); err == nil {
+		if p, err = s.auth.Key(r.Context(), strings.TrimSpace(r.PostFormValue("key"))); err == nil {
+			if err = auth.Admit(p, ""); err == nil {
 				id, _, err = s.db.CreateSession(r.Context(), p.KeyID)
 			}
 		}
@@ -459,14 +443,14 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		fail(s.failedSignIn(w, r, err))
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: id, Path: "/", MaxAge: int(db.SessionTTL.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: auth.SessionCookie, Value: id, Path: "/", MaxAge: int(db.SessionTTL.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
 	http.Redirect(w, r, "/dashboard", http.StatusSeeOther)
 }
 
 // failedSignIn is the answer to a sign-in that failed with err, in the
 // sign-in page's words: a bad key or link spends the address's failed
-// authentications (failedAuth); anything else is answered as it is.
+// authentications (auth.Failed); anything else is answered as it is.
 func (s *Server) failedSignIn(w http.ResponseWriter, r *http.Request, err error) error {
 	var nf *db.NotFoundError
 	switch {
@@ -480,7 +464,7 @@ func (s *Server) failedSignIn(w http.ResponseWriter, r *http.Request, err error)
 	default:
 		return err
 	}
-	return s.failedAuth(w, r, err)
+	return s.auth.Failed(w, r, err)
 }
 
 // secure reports whether the browser reaches the server over https, so
@@ -490,13 +474,13 @@ func (s *Server) secure(r *http.Request) bool {
 }
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, _ *db.Session) {
-	if c, err := r.Cookie(sessionCookie); err == nil {
+	if c, err := r.Cookie(auth.SessionCookie); err == nil {
 		if err := s.db.EndSession(r.Context(), c.Value); err != nil {
 			s.errorPage(w, r, nil, err)
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
+	http.SetCookie(w, &http.Cookie{Name: auth.SessionCookie, Value: "", Path: "/", MaxAge: -1,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
 	http.Redirect(w, r, "/login", http.StatusSeeOther)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 	"time"
+	"tradejournal/server/auth"
 	"tradejournal/server/input"
 	"tradejournal/server/problem"
 )
@@ -41,7 +42,7 @@ func newUploadSlots(all, perClient int) *uploadSlots {
 // one of all; ok is false when none came (or the client went away).
 // Waiting uploads get freed slots in the order they came.
 func (s *Server) uploadSlot(r *http.Request) (release func(), ok bool) {
-	u, addr := s.uploads, clientAddr(r)
+	u, addr := s.uploads, auth.ClientAddr(r)
 	u.mu.Lock()
 	c := u.clients[addr]
 	if c == nil {
