@@ -261,16 +261,17 @@ func TestStatsBreakdown(t *testing.T) {
 	for _, c := range []struct{ by, want string }{
 		{"symbol", "MNQH6 MNQH6 6/3/2 275; ESH6 ESH6 4/2/2 132; MSFT MSFT 1/1/0 100; AAPL AAPL 2/1/0 98"},
 		{"root", "MNQ MNQ 6/3/2 275; ES ES 4/2/2 132; MSFT MSFT 1/1/0 100; AAPL AAPL 2/1/0 98"},
-		// t2 counts under both tags; the untagged trades last.
-		{"tag", j.tagA + " A 2/1/1 -105.5; " + j.tagB + " B 2/1/1 -165.5; <nil> No tag 10/5/3 671.5"},
+		// t2 counts under both tags; the untagged trades are a bucket
+		// ordered by its net P&L like any other (DESIGN §9).
+		{"tag", "<nil> No tag 10/5/3 671.5; " + j.tagA + " A 2/1/1 -105.5; " + j.tagB + " B 2/1/1 -165.5"},
 		{"playbook", j.orb + " ORB 2/2/0 594.5; <nil> No playbook 11/5/4 10.5"},
-		{"strategy", j.risk + " Risk 2/1/1 241; <nil> No strategy 11/6/3 364"},
+		{"strategy", "<nil> No strategy 11/6/3 364; " + j.risk + " Risk 2/1/1 241"},
 		{"side", "short short 2/1/1 454.5; long long 11/6/3 150.5"},
 		{"weekday", "1 Monday 5/2/1 93.5; 2 Tuesday 2/1/1 54.5; 3 Wednesday 3/2/1 -115.5; 4 Thursday 1/1/0 98; 5 Friday 2/1/1 474.5"},
 		{"hour", "9 09:00 7/5/2 316; 10 10:00 2/0/1 -204.5; 11 11:00 1/0/0 0; 13 13:00 1/1/0 39; 15 15:00 1/1/0 495.5; 18 18:00 1/0/1 -41"},
 		{"account", j.accountID + " APEX-1 12/6/4 509.5; " + j.ts + " Topstep 50K 1/1/0 95.5"},
 		{"asset_class", "futures futures 10/5/4 407; stocks stocks 3/2/0 198"},
-		{"rating", "4 4 stars 1/1/0 495.5; 5 5 stars 1/1/0 99; 2 2 stars 1/0/1 -204.5; <nil> No rating 10/5/3 215"},
+		{"rating", "4 4 stars 1/1/0 495.5; <nil> No rating 10/5/3 215; 5 5 stars 1/1/0 99; 2 2 stars 1/0/1 -204.5"},
 		{"month", "2026-03 2026-03 13/7/4 605"},
 		// Lower bounds inclusive: t10 held 300 s is 5-15m, t11 held 60 s 1-5m.
 		{"duration", "<1m <1m 1/0/0 0; 1-5m 1-5m 3/0/2 -225.5; 5-15m 5-15m 3/3/0 790; 15-60m 15-60m 2/1/1 -155.5; " +
