@@ -23,9 +23,15 @@ func TestPagesIsolation(t *testing.T) {
 	bob.signIn(t, bobKey)
 	csrf := attr(find(bob.page(t, "/dashboard"), byAttr("name", "csrf"))[0], "value")
 	before := tableCounts(t, e)
+	// shows gets a page bob may see: it must answer 200 (an error page
+	// would show nothing of alice's and prove nothing) without any of
+	// alice's records.
 	shows := func(target string) func(t *testing.T) {
 		return func(t *testing.T) {
 			w := bob.send(t, "GET", target, nil, "")
+			if w.Code != http.StatusOK {
+				t.Fatalf("GET %s: %d, want 200", target, w.Code)
+			}
 			for _, id := range aliceIDs {
 				if strings.Contains(w.Body.String(), id) && !strings.Contains(target, id) {
 					t.Errorf("GET %s shows alice's %s", target, id)
@@ -33,6 +39,13 @@ func TestPagesIsolation(t *testing.T) {
 			}
 			if strings.Contains(w.Body.String(), "ESH6") || strings.Contains(w.Body.String(), "MNQZ5") {
 				t.Errorf("GET %s shows alice's trades", target)
+			}
+		}
+	}
+	redirects := func(target, to string) func(t *testing.T) {
+		return func(t *testing.T) {
+			if w := bob.send(t, "GET", target, nil, ""); w.Code != http.StatusSeeOther || w.Header().Get("Location") != to {
+				t.Errorf("GET %s: %d to %q, want 303 to %s", target, w.Code, w.Header().Get("Location"), to)
 			}
 		}
 	}
@@ -44,8 +57,8 @@ func TestPagesIsolation(t *testing.T) {
 		}
 	}
 	cases := map[string][]func(t *testing.T){
-		"GET /{$}":                 {shows("/")},
-		"GET /login":               {shows("/login")},
+		"GET /{$}":                 {redirects("/", "/dashboard")},
+		"GET /login":               {redirects("/login", "/dashboard")},
 		"POST /login":              {}, // no record named: TestPagesSignIn
 		"POST /logout":             {}, // ends bob's own session only: TestPagesSignIn
 		"GET /dashboard":           {shows("/dashboard"), shows("/dashboard?account_id=" + e.accountID)},

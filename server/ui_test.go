@@ -528,10 +528,11 @@ func TestAccountsPage(t *testing.T) {
 	}
 }
 
-// formatMoneyLike is v as the pages show money: thousands and cents, no
+// formatMoneyLike is v as the pages show money: thousands and cents, half
+// a cent rounded away from zero (%.2f alone would round it to even), no
 // -0.00.
 func formatMoneyLike(v float64) string {
-	s := fmt.Sprintf("%.2f", math.Abs(v))
+	s := fmt.Sprintf("%.2f", math.Round(math.Abs(v)*100)/100)
 	whole, cents, _ := strings.Cut(s, ".")
 	for i := len(whole) - 3; i > 0; i -= 3 {
 		whole = whole[:i] + "," + whole[i:]
