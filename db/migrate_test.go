@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -224,5 +226,107 @@ func TestMigratePropAccounts(t *testing.T) {
 		if err := d.read.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil || n != 0 {
 			t.Errorf("%s: %d rows, %v", table, n, err)
 		}
+	}
+}
+
+// TestMigrateTradeDocuments: a journal of schema 8 opens under 9 with its
+// trades, fills, tags, documents, and the documents of its chart books,
+// payouts and expenses, in their order; a trade's stored listing gains its
+// document count, 0, before its tags, and is then the trade as read from
+// its rows; a trade not listed yet is listed as before.
+func TestMigrateTradeDocuments(t *testing.T) {
+	const at = `'2025-12-01T00:00:00.000Z'`
+	doc := func(id, name string) string {
+		return `INSERT INTO documents (id, user_id, account_id, document_name, category, file_name, file_size, mime_type,
+			blob_hash, created_at, updated_at) VALUES ('` + id + `', 'u1', 'a1', '` + name + `', 'receipt', '` + id + `.png', 3,
+			'image/png', 'hash-` + id + `', ` + at + `, ` + at + `)`
+	}
+	// t1's listing as schema 8's code wrote it (encodeListing of the rows
+	// below, printed by the release before this one).
+	old := `{"id":"t1","account_id":"a1","symbol":"MNQZ5","side":"long","quantity":1,"entry_price":21000,` +
+		`"exit_price":21010,"entry_date":"2025-12-01","entry_time":"09:31:00","exit_date":"2025-12-01",` +
+		`"exit_time":"09:45:00","gross_pnl":20,"net_pnl":18.76,"total_commission":1.24,"status":"win",` +
+		`"asset_class":"futures","point_value":2,"executions":[` +
+		`{"id":"e1","side":"buy","price":21000,"quantity":1,"commission":0.62,"execution_date":"2025-12-01",` +
+		`"execution_time":"09:31:00","execution_type":"scale_in","execution_timestamp":"2025-12-01T14:31:00+00:00"},` +
+		`{"id":"e2","side":"sell","price":21010,"quantity":1,"commission":0.62,"execution_date":"2025-12-01",` +
+		`"execution_time":"09:45:00","execution_type":"scale_out","execution_timestamp":"2025-12-01T14:45:00+00:00"}],` +
+		`"tags":[],"created_at":"2025-12-01T00:00:00.000Z","updated_at":"2025-12-01T00:00:00.000Z"}`
+	path := oldJournal(t, 8,
+		`INSERT INTO users (id, name, created_at) VALUES ('u1', 'alice', `+at+`)`,
+		`INSERT INTO accounts (id, user_id, account_number, account_type, created_at, updated_at)
+			VALUES ('a1', 'u1', 'APEX-1', 'prop', `+at+`, `+at+`)`,
+		`INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price, exit_price, entry_date,
+			entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission, status, asset_class, point_value,
+			created_at, updated_at, day, hold_seconds, listing)
+			VALUES ('t1', 'u1', 'a1', 'MNQZ5', 'MNQ', 'long', 1, 21000, 21010, '2025-12-01', '09:31:00', '2025-12-01',
+			'09:45:00', 20, 18.76, 1.24, 'win', 'futures', 2, `+at+`, `+at+`, '2025-12-01', 840, CAST('`+old+`' AS BLOB)),
+			('t2', 'u1', 'a1', 'ESZ5', 'ES', 'short', 1, 5000, NULL, '2025-12-02', NULL, NULL, NULL, 0, 0, 0, 'open',
+			'futures', 50, `+at+`, `+at+`, '2025-12-02', NULL, NULL)`,
+		`INSERT INTO executions (id, trade_id, position, side, price, quantity, commission, execution_date, execution_time,
+			execution_type, execution_timestamp, source_id) VALUES
+			('e1', 't1', 0, 'buy', 21000, 1, 0.62, '2025-12-01', '09:31:00', 'scale_in', '2025-12-01T14:31:00+00:00', 'e1'),
+			('e2', 't1', 1, 'sell', 21010, 1, 0.62, '2025-12-01', '09:45:00', 'scale_out', '2025-12-01T14:45:00+00:00', 'e2')`,
+		`INSERT INTO tag_groups (id, user_id, name, color, created_at, updated_at) VALUES ('g1', 'u1', 'Setups', '#ff0000', `+at+`, `+at+`)`,
+		`INSERT INTO tags (id, user_id, tag_group_id, name, created_at, updated_at) VALUES ('tag1', 'u1', 'g1', 'ORB', `+at+`, `+at+`)`,
+		`INSERT INTO trade_tags (trade_id, tag_id) VALUES ('t1', 'tag1')`,
+		doc("d1", "One"), doc("d2", "Two"), doc("d3", "Three"),
+		`INSERT INTO chart_books (id, user_id, title, created_at, updated_at) VALUES ('cb1', 'u1', 'Book', `+at+`, `+at+`)`,
+		`INSERT INTO chart_book_documents (chart_book_id, document_id, position) VALUES ('cb1', 'd2', 0), ('cb1', 'd1', 1)`,
+		`INSERT INTO payouts (id, user_id, account_id, date, total_amount, profit_split, traders_share, firms_share, status,
+			created_at, updated_at) VALUES ('p1', 'u1', 'a1', '2025-12-05', 1000, 90, 900, 100, 'paid', `+at+`, `+at+`)`,
+		`INSERT INTO payout_documents (payout_id, document_id, position) VALUES ('p1', 'd3', 0), ('p1', 'd1', 1)`,
+		`INSERT INTO expenses (id, user_id, account_id, date, amount, currency, category, created_at, updated_at)
+			VALUES ('x1', 'u1', 'a1', '2025-12-03', 150, 'USD', 'evaluation', `+at+`, `+at+`)`,
+		`INSERT INTO expense_documents (expense_id, document_id, position) VALUES ('x1', 'd2', 0)`,
+	)
+	d, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open migrates: %v", err)
+	}
+	defer d.Close()
+	ctx := t.Context()
+
+	var stored string
+	if err := d.read.QueryRowContext(ctx, `SELECT CAST(listing AS TEXT) FROM trades WHERE id = 't1'`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(old, `}],"tags":[]`, `}],"document_count":0,"tags":[]`, 1)
+	if stored != want {
+		t.Errorf("t1's listing after migrating\n got %s\nwant %s", stored, want)
+	}
+	checkListings(t, d)
+	if problems, err := d.IntegrityCheck(ctx); err != nil || len(problems) > 0 {
+		t.Errorf("IntegrityCheck after migrating: %q, %v", problems, err)
+	}
+	listed, total, err := d.TradeListing(ctx, "u1", TradeFilter{}, Page{Limit: 10})
+	if err != nil || total != 2 || !strings.Contains(string(listed[1]), `"document_count":0,"tags":[{"id":"tag1","name":"ORB"`) {
+		t.Errorf("trades after migrating: %d, %v\n%s", total, err, listed)
+	}
+
+	tr, err := d.Trade(ctx, "u1", "t1")
+	if err != nil || len(tr.Executions) != 2 || len(tr.Tags) != 1 || tr.DocumentCount != 0 {
+		t.Errorf("t1 after migrating: %v, %d fills, %d tags, %d documents", err, len(tr.Executions), len(tr.Tags), tr.DocumentCount)
+	}
+	for _, id := range []string{"d1", "d2", "d3"} {
+		if _, err := d.Document(ctx, "u1", id); err != nil {
+			t.Errorf("document %s after migrating: %v", id, err)
+		}
+	}
+	book, err := d.ChartBooks().Get(ctx, "u1", "cb1")
+	if err != nil || !slices.Equal(book.DocumentIDs, []string{"d2", "d1"}) {
+		t.Errorf("chart book after migrating: %v, documents %v; want [d2 d1]", err, book.DocumentIDs)
+	}
+	p, err := d.Payout(ctx, "u1", "p1")
+	if err != nil || !slices.Equal(p.DocumentIDs, []string{"d3", "d1"}) {
+		t.Errorf("payout after migrating: %v, documents %v; want [d3 d1]", err, p.DocumentIDs)
+	}
+	x, err := d.Expense(ctx, "u1", "x1")
+	if err != nil || !slices.Equal(x.DocumentIDs, []string{"d2"}) {
+		t.Errorf("expense after migrating: %v, documents %v; want [d2]", err, x.DocumentIDs)
+	}
+	var links int
+	if err := d.read.QueryRowContext(ctx, `SELECT count(*) FROM trade_documents`).Scan(&links); err != nil || links != 0 {
+		t.Errorf("trade_documents after migrating: %d rows, %v", links, err)
 	}
 }

@@ -5,48 +5,61 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // A trade's listing is its JSON as the trade list serves it, which every
 // save of the trade (insertTrade, saveTrade) stores beside it (schema 7): a
 // page of the list then reads one value per trade, not its columns and its
-// fills' rows, and encodes nothing. Its tags are empty: a tag's name and
-// colour change without a save of the trade, so a page puts in the tags of
-// the trades that have any.
+// fills' rows, and encodes nothing. Two things in it change without a save
+// of the trade, so a listing holds neither and a page puts them in: its
+// tags (a tag's name and colour change on their own) and its document
+// count (schema 9: a document deleted elsewhere unlinks itself). A page
+// reads, beside each listing, whether the trade has tags and how many
+// documents it links to, both on the join tables' primary keys, and
+// rewrites only the listings where either is not empty.
 
-// listingTags is where a listing's empty tags are: the last fields of a
-// trade's JSON are its tags and its two timestamps.
-var listingTags = []byte(`,"tags":[],"created_at":`)
+// listingLinks is where a listing's document count and tags are: the last
+// fields of a trade's JSON are its document count, its tags and its two
+// timestamps.
+var listingLinks = []byte(`,"document_count":0,"tags":[],"created_at":`)
 
-// encodeListing is t's listing: t as Trades serves it, with no tags. Like
-// every answer of the API, it does not escape <, > and &.
+// encodeListing is t's listing: t as Trades serves it, with no tags and a
+// document count of 0. Like every answer of the API, it does not escape <,
+// > and &.
 func encodeListing(t *Trade) ([]byte, error) {
 	listed := *t
 	listed.Tags = []TagRef{}
+	listed.DocumentCount = 0
 	if listed.Executions == nil {
 		listed.Executions = []Execution{}
 	}
 	return EncodeJSON(listed)
 }
 
-// withTags is a listing with the trade's tags put in.
-func withTags(listing []byte, tags []TagRef) ([]byte, error) {
-	if len(tags) == 0 {
+// withLinks is a listing with the trade's document count and tags put in.
+func withLinks(listing []byte, documents int, tags []TagRef) ([]byte, error) {
+	if documents == 0 && len(tags) == 0 {
 		return listing, nil
 	}
-	i := bytes.LastIndex(listing, listingTags)
+	i := bytes.LastIndex(listing, listingLinks)
 	if i < 0 {
-		return nil, fmt.Errorf("listing without its tags: %.60s…", listing)
+		return nil, fmt.Errorf("listing without its document count and tags: %.60s…", listing)
 	}
-	encoded, err := EncodeJSON(tags)
-	if err != nil {
-		return nil, err
+	encoded := []byte(`[]`)
+	if len(tags) > 0 {
+		var err error
+		if encoded, err = EncodeJSON(tags); err != nil {
+			return nil, err
+		}
 	}
-	at := i + len(`,"tags":`)
-	out := make([]byte, 0, len(listing)+len(encoded))
-	out = append(out, listing[:at]...)
+	out := make([]byte, 0, len(listing)+len(encoded)+20)
+	out = append(out, listing[:i]...)
+	out = append(out, `,"document_count":`...)
+	out = strconv.AppendInt(out, int64(documents), 10)
+	out = append(out, `,"tags":`...)
 	out = append(out, encoded...)
-	return append(out, listing[at+len(`[]`):]...), nil
+	return append(out, listing[i+len(listingLinks)-len(`,"created_at":`):]...), nil
 }
 
 // EncodeJSON encodes v as every answer of the API is encoded, <, > and &
@@ -63,7 +76,8 @@ func EncodeJSON(v any) ([]byte, error) {
 }
 
 // TradeListing is the page of Trades as the API lists it: each trade's JSON
-// (its listing with its tags), in the same order, and the same total.
+// (its listing with its document count and tags), in the same order, and
+// the same total.
 func (db *DB) TradeListing(ctx context.Context, userID string, f TradeFilter, page Page) ([]json.RawMessage, int, error) {
 	var total int
 	out, err := inTx(ctx, db.beginRead, func(tx txn) ([]json.RawMessage, error) {
@@ -72,7 +86,7 @@ func (db *DB) TradeListing(ctx context.Context, userID string, f TradeFilter, pa
 		if total, err = countTrades(ctx, tx, where, args); err != nil {
 			return nil, err
 		}
-		rows, err := tx.QueryContext(ctx, pageQuery(`t.id, t.listing, EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id)`,
+		rows, err := tx.QueryContext(ctx, pageQuery(`t.id, t.listing, EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id), `+documentCount,
 			where, page), append(args, page.Limit, page.Offset)...)
 		if err != nil {
 			return nil, err
@@ -80,15 +94,18 @@ func (db *DB) TradeListing(ctx context.Context, userID string, f TradeFilter, pa
 		defer rows.Close()
 		out := []json.RawMessage{}
 		var ids, tagged, unlisted []string
+		var documents []int
 		for rows.Next() {
 			var id string
 			var listing []byte
 			var hasTags bool
-			if err := rows.Scan(&id, &listing, &hasTags); err != nil {
+			var n int
+			if err := rows.Scan(&id, &listing, &hasTags, &n); err != nil {
 				return nil, err
 			}
 			out = append(out, listing)
 			ids = append(ids, id)
+			documents = append(documents, n)
 			if hasTags {
 				tagged = append(tagged, id)
 			}
@@ -121,7 +138,7 @@ func (db *DB) TradeListing(ctx context.Context, userID string, f TradeFilter, pa
 			if out[i] == nil {
 				out[i] = listings[id]
 			}
-			if out[i], err = withTags(out[i], tags[id]); err != nil {
+			if out[i], err = withLinks(out[i], documents[i], tags[id]); err != nil {
 				return nil, err
 			}
 		}

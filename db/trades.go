@@ -10,7 +10,8 @@ import (
 	"tradejournal/db/trading"
 )
 
-// Trade is a trade as listed and created: its own fields, its fills and tags.
+// Trade is a trade as listed and created: its own fields, its fills, how
+// many documents it links to, and its tags.
 type Trade struct {
 	ID              string      `json:"id"`
 	AccountID       string      `json:"account_id"`
@@ -30,6 +31,7 @@ type Trade struct {
 	AssetClass      string      `json:"asset_class"`
 	PointValue      float64     `json:"point_value"`
 	Executions      []Execution `json:"executions"`
+	DocumentCount   int         `json:"document_count"` // documents linked to it (DESIGN §13)
 	Tags            []TagRef    `json:"tags"`
 	CreatedAt       string      `json:"created_at"`
 	UpdatedAt       string      `json:"updated_at"`

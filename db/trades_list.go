@@ -95,11 +95,15 @@ func (f TradeFilter) conditions(userID, dateColumn string) (string, []any) {
 	return strings.Join(conds, " AND "), args
 }
 
+// documentCount is the column of a trade t's count of documents, read on
+// trade_documents' primary key.
+const documentCount = `(SELECT count(*) FROM trade_documents WHERE trade_id = t.id)`
+
 // tradeOrder is the list order: newest entry first, stable by id.
 const tradeOrder = `t.entry_date DESC, t.entry_time DESC, t.id DESC`
 
-// Trades lists a page of the user's trades matching f, with their fills and
-// tags, and the total. The page's ids are found on the index alone and only
+// Trades lists a page of the user's trades matching f, with their fills,
+// document counts and tags, and the total. The page's ids are found on the index alone and only
 // their rows are read (a deferred join), so a deep page costs little more
 // than the first; fills and tags load in one query each.
 func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Page) ([]Trade, int, error) {
@@ -110,7 +114,8 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 		if total, err = countTrades(ctx, tx, where, args); err != nil {
 			return nil, err
 		}
-		rows, err := tx.QueryContext(ctx, pageQuery(tradeColumns, where, page), append(args, page.Limit, page.Offset)...)
+		rows, err := tx.QueryContext(ctx, pageQuery(tradeColumns+`, `+documentCount, where, page),
+			append(args, page.Limit, page.Offset)...)
 		if err != nil {
 			return nil, err
 		}
@@ -118,10 +123,12 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 		out := []Trade{}
 		var ids []string
 		for rows.Next() {
-			t, err := scanTrade(rows)
+			var documents int
+			t, err := scanTrade(scanPlus{rows, []any{&documents}})
 			if err != nil {
 				return nil, err
 			}
+			t.DocumentCount = documents
 			out = append(out, t)
 			ids = append(ids, t.ID)
 		}
