@@ -1,6 +1,11 @@
 package db
 
-import "context"
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+)
 
 // orderedLinks is a join table that keeps the records one record links to
 // in the order a body gave them: a playbook's strategies, a chart book's
@@ -9,37 +14,39 @@ type orderedLinks struct {
 	table, owner, target string // "chart_book_documents", "chart_book_id", "document_id"
 	targets              string // the linked records' table, "documents"
 	kind, field          string // what a missing one is: "Document", "document_ids"
+	indexed              bool   // a missing one is named by its place in the body: "document_ids[1]"
 }
 
 // set replaces the links of owner with ids when they were given, in their
 // order; a repeated id counts once, where it first appears. Every id must
 // name a record of the user's, else it is a *NotFoundError naming the
-// field, and nothing changes.
+// field (and, when indexed, the place of the first that does not:
+// "document_ids[1]"), and nothing changes.
 func (l orderedLinks) set(ctx context.Context, tx txn, userID, owner string, ids Optional[[]string]) error {
 	if !ids.Set {
 		return nil
 	}
-	var unique []string
-	seen := map[string]bool{}
-	for _, id := range ids.Value {
-		if !seen[id] {
-			seen[id] = true
-			unique = append(unique, id)
+	// The first id that names none of the user's records, a primary-key
+	// probe each.
+	var missing int
+	err := tx.QueryRowContext(ctx, `SELECT key FROM json_each(?) WHERE NOT EXISTS
+		(SELECT 1 FROM `+l.targets+` WHERE id = value AND user_id = ?) ORDER BY key LIMIT 1`,
+		jsonList(ids.Value), userID).Scan(&missing)
+	if err == nil {
+		field := l.field
+		if l.indexed {
+			field += "[" + strconv.Itoa(missing) + "]"
 		}
+		return &NotFoundError{Kind: l.kind, Field: field}
 	}
-	var owned int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+l.targets+`
-		WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`, userID, jsonList(unique)).Scan(&owned); err != nil {
+	if !errors.Is(err, sql.ErrNoRows) {
 		return err
-	}
-	if owned != len(unique) {
-		return &NotFoundError{Kind: l.kind, Field: l.field}
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM `+l.table+` WHERE `+l.owner+` = ?`, owner); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO `+l.table+` (`+l.owner+`, `+l.target+`, position)
-		SELECT ?, value, key FROM json_each(?)`, owner, jsonList(unique))
+	_, err = tx.ExecContext(ctx, `INSERT INTO `+l.table+` (`+l.owner+`, `+l.target+`, position)
+		SELECT ?, value, key FROM json_each(?)`, owner, jsonList(uniqueInOrder(ids.Value)))
 	return err
 }
 

@@ -106,7 +106,7 @@ type Execution struct {
 }
 
 // EnrichedTrade is the single-trade read: the trade with its review, its
-// account's details and its risk-rule evaluations.
+// account's details, its risk-rule evaluations and its documents.
 type EnrichedTrade struct {
 	Trade
 	StarRating                         *int             `json:"star_rating"`
@@ -125,6 +125,8 @@ type EnrichedTrade struct {
 	TradeGroupRiskManagementStrategies []TradeStrategy  `json:"trade_group_risk_management_strategies"`
 	TradeRuleEvaluations               []RuleEvaluation `json:"trade_rule_evaluations"`
 	Playbooks                          *PlaybookRef     `json:"playbooks"`
+	DocumentIDs                        []string         `json:"document_ids"`
+	Documents                          []TradeDocument  `json:"documents"` // in DocumentIDs' order
 }
 
 // PlaybookRef names a trade's playbook.
@@ -149,6 +151,10 @@ type TradeInput struct {
 	AssetClass Optional[string]           `json:"asset_class"`
 	Executions Optional[[]ExecutionInput] `json:"executions"`
 	TagIDs     Optional[[]string]         `json:"tag_ids"`
+	// DocumentIDs given replaces the trade's documents, in its order; each
+	// must be one of the user's documents, else a *NotFoundError naming
+	// its place, "document_ids[1]".
+	DocumentIDs Optional[[]string] `json:"document_ids"`
 
 	// The review. The arrays of objects are decoded element by element
 	// by the caller, so that errors name the element.
@@ -216,6 +222,10 @@ func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Tr
 		if t.Tags, err = setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
 			return Trade{}, err
 		}
+		if err := tradeDocuments.set(ctx, tx, userID, t.ID, in.DocumentIDs); err != nil {
+			return Trade{}, err
+		}
+		t.DocumentCount = len(uniqueInOrder(in.DocumentIDs.Value))
 		if err := db.saveReviewLinks(ctx, tx, userID, &t, in, dayKey{}); err != nil {
 			return Trade{}, err
 		}
@@ -268,6 +278,9 @@ func (db *DB) UpdateTrade(ctx context.Context, userID, id string, in TradeInput)
 			return EnrichedTrade{}, err
 		}
 		if err := replaceTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
+			return EnrichedTrade{}, err
+		}
+		if err := tradeDocuments.set(ctx, tx, userID, t.ID, in.DocumentIDs); err != nil {
 			return EnrichedTrade{}, err
 		}
 		if err := db.saveReviewLinks(ctx, tx, userID, &t, in, before); err != nil {
@@ -469,13 +482,15 @@ func (db *DB) Trade(ctx context.Context, userID, id string) (EnrichedTrade, erro
 
 func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedTrade, error) {
 	// The trade with its account's and playbook's fields, in one query, and
-	// whether it has tags, strategies and evaluations: most trades lack some,
+	// whether it has tags, strategies, evaluations and documents: most
+	// trades lack some,
 	// and an index probe here is cheaper than a query that finds nothing.
 	var l tradeLinks
 	t, err := scanTrade(scanPlus{q.QueryRowContext(ctx, `SELECT `+tradeColumns+`, a.account_number, a.prop_firm, a.firms_logo, p.title,
 		EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id),
 		EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = t.id),
-		EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = t.id)
+		EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = t.id),
+		EXISTS (SELECT 1 FROM trade_documents WHERE trade_id = t.id)
 		FROM trades t JOIN accounts a ON a.id = t.account_id LEFT JOIN playbooks p ON p.id = t.playbook_id
 		WHERE t.user_id = ? AND t.id = ?`, userID, id), l.dest()})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -500,25 +515,28 @@ func savedTrade(ctx context.Context, q querier, t Trade) (EnrichedTrade, error) 
 		(SELECT title FROM playbooks WHERE id = ?),
 		EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = ?),
 		EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = ?),
-		EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = ?)
-		FROM accounts a WHERE a.id = ?`, t.review.playbookID, t.ID, t.ID, t.ID, t.AccountID).Scan(l.dest()...); err != nil {
+		EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = ?),
+		EXISTS (SELECT 1 FROM trade_documents WHERE trade_id = ?)
+		FROM accounts a WHERE a.id = ?`, t.review.playbookID, t.ID, t.ID, t.ID, t.ID, t.AccountID).Scan(l.dest()...); err != nil {
 		return EnrichedTrade{}, err
 	}
 	return l.enrich(ctx, q, t)
 }
 
 // tradeLinks are what an enriched trade shows of the records it links to,
-// read beside it, and whether it has tags, strategies and evaluations to
-// load.
+// read beside it, and whether it has tags, strategies, evaluations and
+// documents to load.
 type tradeLinks struct {
 	accountNumber                          string
 	propFirm, firmsLogo                    *string
 	playbookTitle                          sql.NullString
 	hasTags, hasStrategies, hasEvaluations bool
+	hasDocuments                           bool
 }
 
 func (l *tradeLinks) dest() []any {
-	return []any{&l.accountNumber, &l.propFirm, &l.firmsLogo, &l.playbookTitle, &l.hasTags, &l.hasStrategies, &l.hasEvaluations}
+	return []any{&l.accountNumber, &l.propFirm, &l.firmsLogo, &l.playbookTitle, &l.hasTags, &l.hasStrategies, &l.hasEvaluations,
+		&l.hasDocuments}
 }
 
 // enrich adds the review, the links and what the trade has to t.
@@ -534,6 +552,16 @@ func (l *tradeLinks) enrich(ctx context.Context, q querier, t Trade) (EnrichedTr
 		}
 		t.Tags = tags[id]
 	}
+	e.Documents, e.DocumentIDs = []TradeDocument{}, []string{}
+	if l.hasDocuments {
+		if e.Documents, err = loadTradeDocuments(ctx, q, id); err != nil {
+			return EnrichedTrade{}, err
+		}
+	}
+	for _, d := range e.Documents {
+		e.DocumentIDs = append(e.DocumentIDs, d.ID)
+	}
+	t.DocumentCount = len(e.Documents)
 	r := t.review
 	e.Trade = t
 	e.StarRating = r.starRating

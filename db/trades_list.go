@@ -103,9 +103,10 @@ const documentCount = `(SELECT count(*) FROM trade_documents WHERE trade_id = t.
 const tradeOrder = `t.entry_date DESC, t.entry_time DESC, t.id DESC`
 
 // Trades lists a page of the user's trades matching f, with their fills,
-// document counts and tags, and the total. The page's ids are found on the index alone and only
-// their rows are read (a deferred join), so a deep page costs little more
-// than the first; fills and tags load in one query each.
+// document counts and tags, and the total. The page's ids are found on the
+// index alone and only their rows are read (a deferred join), so a deep
+// page costs little more than the first; fills and tags load in one query
+// each.
 func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Page) ([]Trade, int, error) {
 	var total int
 	out, err := inTx(ctx, db.beginRead, func(tx txn) ([]Trade, error) {

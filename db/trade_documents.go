@@ -1,0 +1,46 @@
+package db
+
+import (
+	"context"
+)
+
+// A trade's documents (DESIGN §13): screenshots and other files of the
+// user's, linked to the trade in the order a body gave them. A document
+// belongs to an account, and may be linked to trades of any of the user's
+// accounts. Deleting the document unlinks it; deleting the trade keeps it.
+
+// TradeDocument is a document as a trade shows it. The server adds its
+// signed links (document_url, thumbnail_url); BlobHash, not served, names
+// its file in the store.
+type TradeDocument struct {
+	ID           string `json:"id"`
+	DocumentName string `json:"document_name"`
+	FileName     string `json:"file_name"`
+	MIMEType     string `json:"mime_type"`
+	BlobHash     string `json:"-"`
+}
+
+// tradeDocuments keeps a trade's documents in the order given; a document
+// not the user's is named by its place, "document_ids[1]".
+var tradeDocuments = orderedLinks{table: "trade_documents", owner: "trade_id", target: "document_id",
+	targets: "documents", kind: "Document", field: "document_ids", indexed: true}
+
+// loadTradeDocuments reads a trade's documents in their order.
+func loadTradeDocuments(ctx context.Context, q querier, tradeID string) ([]TradeDocument, error) {
+	rows, err := q.QueryContext(ctx, `SELECT d.id, d.document_name, d.file_name, d.mime_type, d.blob_hash
+		FROM trade_documents x JOIN documents d ON d.id = x.document_id
+		WHERE x.trade_id = ? ORDER BY x.position`, tradeID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []TradeDocument{}
+	for rows.Next() {
+		var d TradeDocument
+		if err := rows.Scan(&d.ID, &d.DocumentName, &d.FileName, &d.MIMEType, &d.BlobHash); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}

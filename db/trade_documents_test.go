@@ -1,0 +1,210 @@
+package db
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// docFixture is alice with two accounts, a trade on the first and three
+// documents (one, two on A-1, three on A-2), and bob with a document of
+// his own.
+type docFixture struct {
+	d                  *DB
+	alice, bob         string
+	account, account2  string // alice's A-1 and A-2
+	trade              string // alice's, on A-1
+	one, two, three    string // alice's documents
+	bobDoc, bobAccount string
+}
+
+func newDocFixture(t *testing.T) docFixture {
+	t.Helper()
+	d := newTestDB(t)
+	ctx := t.Context()
+	f := docFixture{d: d, alice: newTestUser(t, d, "alice").ID, bob: newTestUser(t, d, "bob").ID}
+	account := func(user, number string) string {
+		a, err := d.CreateAccount(ctx, user, AccountInput{AccountNumber: Some(number)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.ID
+	}
+	f.account, f.account2, f.bobAccount = account(f.alice, "A-1"), account(f.alice, "A-2"), account(f.bob, "B-1")
+	doc := func(user, number, name, file, mime, hash string) string {
+		in := DocumentUpload{AccountNumber: number, DocumentName: name, Category: "receipt",
+			FileName: file, FileSize: 3, MIMEType: mime, BlobHash: hashOf(hash)}
+		doc, err := d.CreateDocument(ctx, user, in, func() error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc.ID
+	}
+	f.one = doc(f.alice, "A-1", "Entry", "entry.png", "image/png", "1")
+	f.two = doc(f.alice, "A-1", "Exit", "exit.jpg", "image/jpeg", "2")
+	f.three = doc(f.alice, "A-2", "Notes", "notes.pdf", "application/pdf", "3")
+	f.bobDoc = doc(f.bob, "B-1", "Bob's", "bob.png", "image/png", "4")
+	f.trade = f.newTrade(t, f.alice, f.account, Optional[[]string]{}).ID
+	return f
+}
+
+// newTrade creates a manual trade of user on account with documents ids.
+func (f docFixture) newTrade(t *testing.T, user, account string, ids Optional[[]string]) Trade {
+	t.Helper()
+	tr, err := f.d.CreateTrade(t.Context(), user, TradeInput{AccountID: Some(account), Symbol: Some("ESZ5"),
+		Side: Some("long"), EntryDate: Some("2025-12-01"), EntryPrice: Some(5000.0), Quantity: Some(1.0), DocumentIDs: ids})
+	if err != nil {
+		t.Fatalf("CreateTrade: %v", err)
+	}
+	return tr
+}
+
+// documents is what the trade reads back: its document ids, and its
+// document count as the trade, the list from rows (Trades) and the list
+// from listings (TradeListing) give it, which must agree.
+func (f docFixture) documents(t *testing.T, user, tradeID string) []string {
+	t.Helper()
+	ctx := t.Context()
+	tr, err := f.d.Trade(ctx, user, tradeID)
+	if err != nil {
+		t.Fatalf("Trade: %v", err)
+	}
+	ids := make([]string, len(tr.Documents))
+	for i, doc := range tr.Documents {
+		ids[i] = doc.ID
+	}
+	if !slices.Equal(ids, tr.DocumentIDs) || tr.DocumentCount != len(ids) {
+		t.Errorf("trade %s: documents %v, document_ids %v, document_count %d disagree", tradeID, ids, tr.DocumentIDs, tr.DocumentCount)
+	}
+	trades, _, err := f.d.Trades(ctx, user, TradeFilter{}, Page{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, _, err := f.d.TradeListing(ctx, user, TradeFilter{}, Page{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, lt := range trades {
+		var item struct {
+			ID            string `json:"id"`
+			DocumentCount int    `json:"document_count"`
+		}
+		if err := json.Unmarshal(listed[i], &item); err != nil {
+			t.Fatal(err)
+		}
+		if lt.ID == tradeID && (lt.DocumentCount != len(ids) || item.DocumentCount != len(ids)) {
+			t.Errorf("trade %s with %d documents listed with document_count %d (Trades), %d (TradeListing)",
+				tradeID, len(ids), lt.DocumentCount, item.DocumentCount)
+		}
+	}
+	return tr.DocumentIDs
+}
+
+// TestTradeDocumentLinks: document_ids on create and update replaces the
+// trade's documents in the body's order (a repeat counts once, where it
+// first appears), a document of another of the user's accounts included;
+// an update without it keeps them, [] and null clear them; the read gives
+// each document's name, file and type in that order.
+func TestTradeDocumentLinks(t *testing.T) {
+	f := newDocFixture(t)
+	ctx := t.Context()
+
+	created := f.newTrade(t, f.alice, f.account, Some([]string{f.three, f.one, f.three}))
+	if created.DocumentCount != 2 {
+		t.Errorf("created trade: document_count %d, want 2", created.DocumentCount)
+	}
+	if got, want := f.documents(t, f.alice, created.ID), []string{f.three, f.one}; !slices.Equal(got, want) {
+		t.Errorf("after create: %v, want %v", got, want)
+	}
+	tr, err := f.d.Trade(ctx, f.alice, created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []TradeDocument{
+		{ID: f.three, DocumentName: "Notes", FileName: "notes.pdf", MIMEType: "application/pdf", BlobHash: hashOf("3")},
+		{ID: f.one, DocumentName: "Entry", FileName: "entry.png", MIMEType: "image/png", BlobHash: hashOf("1")},
+	}
+	if !reflect.DeepEqual(tr.Documents, want) {
+		t.Errorf("documents\n got %+v\nwant %+v", tr.Documents, want)
+	}
+
+	for _, c := range []struct {
+		name string
+		ids  Optional[[]string]
+		want []string
+	}{
+		{"replaced, in order", Some([]string{f.two, f.one}), []string{f.two, f.one}},
+		{"absent keeps them", Optional[[]string]{}, []string{f.two, f.one}},
+		{"reordered", Some([]string{f.one, f.two}), []string{f.one, f.two}},
+		{"emptied", Some([]string{}), []string{}},
+		{"set again", Some([]string{f.two}), []string{f.two}},
+		{"null clears", Optional[[]string]{Set: true, Null: true}, []string{}},
+	} {
+		e, err := f.d.UpdateTrade(ctx, f.alice, f.trade, TradeInput{Symbol: Some("NQZ5"), DocumentIDs: c.ids})
+		if err != nil {
+			t.Fatalf("%s: UpdateTrade: %v", c.name, err)
+		}
+		if !slices.Equal(e.DocumentIDs, c.want) || len(e.Documents) != len(c.want) || e.DocumentCount != len(c.want) {
+			t.Errorf("%s: update answers %v (%d documents, count %d), want %v", c.name, e.DocumentIDs, len(e.Documents),
+				e.DocumentCount, c.want)
+		}
+		if got := f.documents(t, f.alice, f.trade); !slices.Equal(got, c.want) {
+			t.Errorf("%s: read back %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestTradeDocumentsRefused: a document id of another user's, or of none,
+// is a *NotFoundError naming its place in the body, and nothing of the
+// create or update is written.
+func TestTradeDocumentsRefused(t *testing.T) {
+	f := newDocFixture(t)
+	ctx := t.Context()
+	if _, err := f.d.UpdateTrade(ctx, f.alice, f.trade, TradeInput{DocumentIDs: Some([]string{f.one})}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := f.d.Trade(ctx, f.alice, f.trade)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, err error, field string) {
+		t.Helper()
+		var nf *NotFoundError
+		if !errors.As(err, &nf) || nf.Kind != "Document" || nf.Field != field {
+			t.Errorf("%s: got %v (%+v), want Document not found naming %s", name, err, nf, field)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		ids   []string
+		field string
+	}{
+		{"bob's document second", []string{f.two, f.bobDoc}, "document_ids[1]"},
+		{"after a repeat", []string{f.two, f.two, f.bobDoc}, "document_ids[2]"},
+		{"no such document first", []string{"0199c2f4-0000-7000-8000-000000000000", f.bobDoc}, "document_ids[0]"},
+	} {
+		_, err := f.d.UpdateTrade(ctx, f.alice, f.trade, TradeInput{StarRating: Some(5), Symbol: Some("NQZ5"),
+			DocumentIDs: Some(c.ids)})
+		check("update, "+c.name, err, c.field)
+	}
+	after, err := f.d.Trade(ctx, f.alice, f.trade)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(after, before) {
+		t.Errorf("a refused update wrote:\n got %+v\nwant %+v", after, before)
+	}
+
+	_, err = f.d.CreateTrade(ctx, f.alice, TradeInput{AccountID: Some(f.account), Symbol: Some("ESZ5"), Side: Some("long"),
+		EntryDate: Some("2025-12-02"), EntryPrice: Some(5000.0), Quantity: Some(1.0), DocumentIDs: Some([]string{f.one, f.bobDoc})})
+	check("create", err, "document_ids[1]")
+	if _, total, err := f.d.Trades(ctx, f.alice, TradeFilter{}, Page{Limit: 10}); err != nil || total != 1 {
+		t.Errorf("trades after a refused create: %d, %v; want 1 (the fixture's)", total, err)
+	}
+	var links int
+	if err := f.d.read.QueryRowContext(ctx, `SELECT count(*) FROM trade_documents`).Scan(&links); err != nil || links != 1 {
+		t.Errorf("links after refusals: %d, %v; want 1", links, err)
+	}
+}
