@@ -11,9 +11,10 @@ import (
 	"time"
 )
 
-// Entry is a file of the store: a blob, named by its hash, or a temp file.
+// Entry is a file of the store: a blob, named by its hash, a temp file, or
+// a thumbnail.
 type Entry struct {
-	Name    string // the hash of a blob; the base name of a temp file
+	Name    string // the hash of a blob; the base name of a temp file; the hash of a thumbnail's blob
 	Path    string
 	Size    int64
 	ModTime time.Time
@@ -91,10 +92,14 @@ func (s *Store) Has(hash string) (bool, error) {
 	return err == nil, err
 }
 
-// RemovePath removes a file of the store that Blobs or Temps listed.
+// RemovePath removes a file of the store that Blobs, Temps or Thumbnails
+// listed; removing a blob removes its thumbnails too.
 func (s *Store) RemovePath(e Entry) error {
 	if err := os.Remove(e.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
+	}
+	if p, err := s.blobPath(e.Name); err == nil && p == e.Path {
+		return s.RemoveThumbnails(e.Name)
 	}
 	return nil
 }
