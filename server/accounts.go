@@ -29,7 +29,7 @@ func (s *Server) handleAccountDelete(w http.ResponseWriter, r *http.Request, p *
 	var d db.Deleted
 	err = s.files.Exclusive(func() (err error) {
 		if d, err = s.db.DeleteAccount(r.Context(), p.UserID, id, cascade); err == nil {
-			s.removeBlobs(r.Context(), d.Blobs...)
+			s.docs.Remove(r.Context(), d.Blobs...)
 		}
 		return err
 	})

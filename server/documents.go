@@ -1,46 +1,15 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
-	"tradejournal/server/problem"
+
+	"tradejournal/server/upload"
 
 	"tradejournal/db"
-	"tradejournal/files"
 	"tradejournal/server/input"
 )
-
-// document is a document as the API shows it: its record and a freshly
-// signed link to its file.
-type document struct {
-	ID           string `json:"id"`
-	UserID       string `json:"user_id"`
-	AccountID    string `json:"account_id"`
-	DocumentURL  string `json:"document_url"`
-	DocumentName string `json:"document_name"`
-	Category     string `json:"category"`
-	FileName     string `json:"file_name"`
-	FileSize     int64  `json:"file_size"`
-	MIMEType     string `json:"mime_type"`
-	CreatedAt    string `json:"created_at"`
-	UpdatedAt    string `json:"updated_at"`
-}
-
-// presentDocument shows d with a newly signed link, valid a year from now:
-// every read gets its own. The file name in the path is only for browsers.
-func (s *Server) presentDocument(d db.Document) document {
-	expires := s.db.Now().AddDate(1, 0, 0).Unix()
-	link := s.cfg.PublicURL + "/api/v1/files/" + d.ID + "/" + url.PathEscape(d.FileName) +
-		"?expires=" + strconv.FormatInt(expires, 10) + "&sig=" + files.Sign(s.cfg.Secret, d.ID, expires)
-	return document{
-		ID: d.ID, UserID: d.UserID, AccountID: d.AccountID, DocumentURL: link,
-		DocumentName: d.DocumentName, Category: d.Category, FileName: d.FileName, FileSize: d.FileSize,
-		MIMEType: d.MIMEType, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
-	}
-}
 
 // documentDeletedBody is what a document's delete answers.
 type documentDeletedBody struct {
@@ -65,9 +34,9 @@ func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, p *d
 		s.writeError(w, r, err)
 		return
 	}
-	out := make([]document, len(docs))
+	out := make([]upload.Document, len(docs))
 	for i, d := range docs {
-		out[i] = s.presentDocument(d)
+		out[i] = s.docs.Present(d)
 	}
 	writeList(w, out, total, page)
 }
@@ -104,7 +73,7 @@ func (s *Server) handleDocumentGet(w http.ResponseWriter, r *http.Request, p *db
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, dataBody[document]{s.presentDocument(d)})
+	writeJSON(w, http.StatusOK, dataBody[upload.Document]{s.docs.Present(d)})
 }
 
 func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
@@ -121,7 +90,7 @@ func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, p 
 	f := input.Errors{}
 	upd.DocumentName.Value = strings.TrimSpace(upd.DocumentName.Value)
 	f.Required("document_name", upd.DocumentName, false)
-	f.Text("document_name", upd.DocumentName, maxDocumentName)
+	f.Text("document_name", upd.DocumentName, upload.MaxDocumentName)
 	f.Required("category", upd.Category, false)
 	f.OneOf("category", upd.Category, db.DocumentCategories)
 	if err := f.Err(); err != nil {
@@ -133,7 +102,7 @@ func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, p 
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, dataBody[document]{s.presentDocument(d)})
+	writeJSON(w, http.StatusOK, dataBody[upload.Document]{s.docs.Present(d)})
 }
 
 func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
@@ -156,7 +125,7 @@ func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, p 
 			body.FileRemoved = !del.UserShares
 			return nil
 		}
-		body.FileRemoved = s.removeBlobs(r.Context(), del.Blob)
+		body.FileRemoved = s.docs.Remove(r.Context(), del.Blob)
 		if !body.FileRemoved {
 			body.Warnings = append(body.Warnings, "The file could not be removed from storage; `tradejournal check --repair` removes it")
 		}
@@ -167,29 +136,4 @@ func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, p 
 		return
 	}
 	writeJSON(w, http.StatusOK, body)
-}
-
-// removeUnusedBlob removes the blob of hash when no document uses it; call
-// it inside Exclusive.
-func (s *Server) removeUnusedBlob(ctx context.Context, hash string) {
-	if n, err := s.db.BlobUses(context.WithoutCancel(ctx), hash); err != nil {
-		s.log.WarnContext(ctx, "count a blob's uses", "request_id", problem.RequestID(ctx), "blob", hash, "err", err)
-	} else if n == 0 {
-		s.removeBlobs(ctx, hash)
-	}
-}
-
-// removeBlobs removes blobs that a committed change left without a row,
-// inside files.Exclusive. A failure only leaves an orphan blob, which
-// `check --repair` finds, so it is logged, not answered; it reports whether
-// every blob went.
-func (s *Server) removeBlobs(ctx context.Context, hashes ...string) bool {
-	ok := true
-	for _, h := range hashes {
-		if err := s.files.Remove(h); err != nil {
-			s.log.WarnContext(ctx, "remove unused blob", "request_id", problem.RequestID(ctx), "blob", h, "err", err)
-			ok = false
-		}
-	}
-	return ok
 }

@@ -1,309 +1,36 @@
 package server
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
-	"maps"
-	"mime"
-	"mime/multipart"
 	"net/http"
-	"path"
-	"slices"
-	"strconv"
-	"strings"
-	"tradejournal/server/problem"
-	"unicode"
-	"unicode/utf8"
+
+	"tradejournal/server/upload"
 
 	"tradejournal/db"
-	"tradejournal/files"
-	"tradejournal/server/input"
 )
-
-// Upload limits.
-const (
-	maxUpload       = 25 << 20 // SPEC's 25MB: 26,214,400 bytes
-	maxFormField    = 4 << 10  // each text field of the form
-	maxUploadBody   = maxUpload + 1<<20
-	maxFileName     = 255 // bytes
-	maxDocumentName = 200 // characters
-)
-
-// uploadExtensions are the allowed types of upload, with the extension a
-// file without a usable name gets.
-var uploadExtensions = map[string]string{
-	"image/jpeg": ".jpg", "image/png": ".png", "image/webp": ".webp", "application/pdf": ".pdf",
-}
-
-var uploadTypes = slices.Sorted(maps.Keys(uploadExtensions))
-
-// uploadFields are the form's text fields; other parts are ignored.
-var uploadFields = []string{"document_name", "category", "account_number", "replace", "document_id"}
-
-// errUnavailable is the 503 of a busy server, with Retry-After.
-func errUnavailable(w http.ResponseWriter) error {
-	w.Header().Set("Retry-After", "5")
-	return &problem.Problem{Status: http.StatusServiceUnavailable, Code: "UNAVAILABLE",
-		Message: "Too many uploads in progress; retry after 5 seconds"}
-}
-
-var errUploadTooLarge = &problem.Problem{Status: http.StatusRequestEntityTooLarge, Code: "PAYLOAD_TOO_LARGE",
-	Message: "Request body exceeds the limit of 26 MiB"}
 
 // handleDocumentUpload stores an uploaded file as a new document, or as the
 // new file of one (replace=true). The file streams to a temp file; only an
 // accepted upload's blob is placed, inside the row's transaction.
 func (s *Server) handleDocumentUpload(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	mr, release, err := s.openUpload(w, r)
+	mr, release, err := s.uploads.Open(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	defer release()
-	form, err := s.readUploadForm(mr)
+	form, err := s.docs.ReadForm(mr)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	doc, status, err := s.storeUpload(r.Context(), p.UserID, form)
+	doc, created, err := s.docs.Store(r.Context(), p.UserID, form)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, status, dataBody[document]{s.presentDocument(doc)})
-}
-
-// storeUpload checks a read upload form and stores its document: a new one
-// (201), or a document's new file (200). The form's temp file is gone
-// after it, placed or discarded.
-func (s *Server) storeUpload(ctx context.Context, userID string, form *uploadForm) (db.Document, int, error) {
-	defer form.file.Discard()
-	in, replaceID, err := validateUpload(form)
-	if err != nil {
-		return db.Document{}, 0, err
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
 	}
-	var doc db.Document
-	status := http.StatusCreated
-	err = s.files.Exclusive(func() (err error) {
-		defer func() {
-			if err != nil && form.file.Placed() {
-				// The row did not commit (a full disk at the commit, say):
-				// the blob it placed goes unless another document has it.
-				s.removeUnusedBlob(ctx, form.file.Hash)
-			}
-		}()
-		if replaceID == "" {
-			doc, err = s.db.CreateDocument(ctx, userID, in, form.file.Place)
-			return err
-		}
-		status = http.StatusOK
-		var unused string
-		if doc, unused, err = s.db.ReplaceDocument(ctx, userID, replaceID, in, form.file.Place); err == nil && unused != "" {
-			s.removeBlobs(ctx, unused)
-		}
-		return err
-	})
-	return doc, status, err
-}
-
-// uploadForm is an upload's form as read: its text fields by name, and
-// the received file.
-type uploadForm struct {
-	fields   map[string]string
-	file     *files.Temp
-	fileName string // as the client gave it
-}
-
-// readUploadForm reads the multipart body part by part, in whatever order
-// the parts come: text fields into memory (4 KiB each at most), the file
-// into the store's tmp folder. On an error, no temp file is left.
-func (s *Server) readUploadForm(mr *multipart.Reader) (*uploadForm, error) {
-	form := &uploadForm{fields: map[string]string{}}
-	if err := form.read(mr, s.files); err != nil {
-		if form.file != nil {
-			form.file.Discard()
-		}
-		return nil, err
-	}
-	return form, nil
-}
-
-// read reads the parts into form.
-func (form *uploadForm) read(mr *multipart.Reader, store *files.Store) error {
-	f := input.Errors{}
-	seenFile := false
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return bodyReadError(err)
-		}
-		name := part.FormName()
-		switch {
-		case name == "file":
-			if seenFile {
-				f.Add("file", "send one file per upload")
-				continue
-			}
-			seenFile = true
-			form.fileName = partFileName(part)
-			body := &errRecorder{r: part}
-			form.file, err = store.Receive(body, maxUpload, uploadTypes)
-			var wrongType *files.TypeError
-			switch {
-			case body.err != nil:
-				return bodyReadError(body.err)
-			case errors.Is(err, files.ErrTooLarge):
-				return input.Invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
-			case errors.Is(err, files.ErrEmpty):
-				f.Add("file", "file is empty")
-			case errors.As(err, &wrongType):
-				f.Add("file", "file must be a JPEG, PNG, WebP or PDF; its content is "+wrongType.Detected)
-			case err != nil:
-				return err
-			}
-		case slices.Contains(uploadFields, name):
-			if _, dup := form.fields[name]; dup {
-				f.Add(name, name+" is given more than once")
-			}
-			b, err := io.ReadAll(io.LimitReader(part, maxFormField+1))
-			if err != nil {
-				return bodyReadError(err)
-			}
-			switch {
-			case len(b) > maxFormField:
-				f.Add(name, fmt.Sprintf("%s must be at most %d bytes", name, maxFormField))
-			case !utf8.Valid(b):
-				f.Add(name, name+" must be UTF-8 text")
-			default:
-				form.fields[name] = strings.TrimSpace(string(b))
-			}
-		}
-	}
-	if !seenFile {
-		f.Add("file", "file is required")
-	}
-	return f.Err()
-}
-
-// bodyReadError is the answer to a body that could not be read: too large,
-// or not well-formed multipart (or cut off).
-func bodyReadError(err error) error {
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return errUploadTooLarge
-	}
-	if errors.Is(err, problem.TooSlow) {
-		return problem.TooSlow
-	}
-	return input.Invalid("body", "body is not well-formed multipart/form-data, or ended early")
-}
-
-// errRecorder remembers the first error of reading r other than EOF, to
-// tell a client's broken body from a failure of the server's own disk.
-type errRecorder struct {
-	r   io.Reader
-	err error
-}
-
-func (e *errRecorder) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err != nil && err != io.EOF && e.err == nil {
-		e.err = err
-	}
-	return n, err
-}
-
-// validateUpload checks the form's fields. A new document needs
-// document_name, category and account_number; a replace needs document_id,
-// and keeps the document's own metadata where the form leaves a field out.
-func validateUpload(form *uploadForm) (db.DocumentUpload, string, error) {
-	f := input.Errors{}
-	fields := form.fields
-	replace := false
-	if v, ok := fields["replace"]; ok {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			f.Add("replace", "replace must be true or false")
-		}
-		replace = b
-	}
-	replaceID := strings.ToLower(fields["document_id"])
-	switch {
-	case replace && replaceID == "":
-		f.Add("document_id", "document_id is required when replace is true")
-	case !replace && replaceID != "":
-		f.Add("document_id", "document_id is only used with replace=true")
-	case replaceID != "":
-		f.UUID("document_id", replaceID)
-	}
-	for _, name := range []string{"document_name", "category", "account_number"} {
-		if fields[name] == "" && !replace {
-			f.Add(name, name+" is required")
-		}
-	}
-	in := db.DocumentUpload{
-		AccountNumber: fields["account_number"],
-		DocumentName:  fields["document_name"],
-		Category:      fields["category"],
-	}
-	f.Text("document_name", db.Some(in.DocumentName), maxDocumentName)
-	f.Text("account_number", db.Some(in.AccountNumber), 128)
-	if in.Category != "" {
-		f.OneOf("category", db.Some(in.Category), db.DocumentCategories)
-	}
-	if err := f.Err(); err != nil {
-		return db.DocumentUpload{}, "", err
-	}
-	t := form.file
-	in.FileName = cleanFileName(form.fileName, uploadExtensions[t.MIME])
-	in.FileSize, in.MIMEType, in.BlobHash = t.Size, t.MIME, t.Hash
-	return in, replaceID, nil
-}
-
-// partFileName is the file name a part's Content-Disposition gives, with
-// filename* (RFC 2231) decoded; unlike Part.FileName it keeps the client's
-// path, which cleanFileName strips whatever its separators.
-func partFileName(part *multipart.Part) string {
-	_, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
-	if err != nil {
-		return ""
-	}
-	return params["filename"]
-}
-
-// cleanFileName makes a client's file name safe to store and serve: its
-// base name (after the last / or \), without control or format characters
-// (which could hide the real extension), at most 255 bytes with the
-// extension kept. A name with nothing left becomes "document" + ext.
-func cleanFileName(name, ext string) string {
-	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
-		name = name[i+1:]
-	}
-	name = strings.Map(func(r rune) rune {
-		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) {
-			return -1
-		}
-		return r
-	}, strings.ToValidUTF8(name, ""))
-	name = strings.TrimSpace(name)
-	if strings.Trim(name, ".") == "" {
-		return "document" + ext
-	}
-	if len(name) <= maxFileName {
-		return name
-	}
-	keep := path.Ext(name)
-	if len(keep) > 32 {
-		keep = ""
-	}
-	stem := name[:maxFileName-len(keep)]
-	for !utf8.ValidString(stem) { // cut inside a character: drop its start
-		stem = stem[:len(stem)-1]
-	}
-	return stem + keep
+	writeJSON(w, status, dataBody[upload.Document]{s.docs.Present(doc)})
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"net/http"
 	"strconv"
+
 	"tradejournal/server/problem"
 
 	"tradejournal/db"

@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
 	"tradejournal/server/problem"
+	"tradejournal/server/upload"
 
 	"tradejournal/db"
 	"tradejournal/files"
@@ -54,7 +56,7 @@ func (s *Server) handleFileDownload(w http.ResponseWriter, r *http.Request, _ *d
 	// content hash is the validator, and no Last-Modified competes with it.
 	h.Set("ETag", `"`+d.BlobHash+`"`)
 	h.Set("Cache-Control", "private, no-cache")
-	http.ServeContent(&extendingWriter{w, newDeadlines(w, false, true)}, r, d.FileName, time.Time{}, f)
+	http.ServeContent(upload.Downloading(w), r, d.FileName, time.Time{}, f)
 }
 
 // linkError is the 403 for a link that does not verify.

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
 	"tradejournal/server/problem"
 
 	"tradejournal/db"

@@ -14,11 +14,13 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
 	"tradejournal/server/problem"
 
 	"tradejournal/db"
 	"tradejournal/files"
 	"tradejournal/server/auth"
+	"tradejournal/server/upload"
 )
 
 // Config holds the server's settings.
@@ -60,7 +62,8 @@ type Server struct {
 	log     *slog.Logger
 	mux     *http.ServeMux
 	auth    *auth.Authenticator
-	uploads *uploadSlots
+	uploads *upload.Uploads
+	docs    *upload.Documents
 }
 
 // The defaults of the upload limits (Config).
@@ -109,7 +112,9 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux(),
-		auth: auth.New(d, cfg.RateLimit, cfg.AuthFailures, cfg.Now), uploads: newUploadSlots(cfg.MaxUploads, cfg.MaxUploadsPerClient)}
+		auth: auth.New(d, cfg.RateLimit, cfg.AuthFailures, cfg.Now), uploads: upload.New(upload.Limits{MaxUploads: cfg.MaxUploads, MaxPerClient: cfg.MaxUploadsPerClient,
+			Wait: cfg.UploadWait, MinRate: cfg.UploadMinRate, RateWindow: cfg.UploadRateWindow}),
+		docs: &upload.Documents{DB: d, Files: store, Log: logger, PublicURL: cfg.PublicURL, Secret: cfg.Secret}}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.wrap(rt))
 	}

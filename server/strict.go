@@ -7,8 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"tradejournal/server/input"
 	"unicode/utf8"
+
+	"tradejournal/server/input"
 )
 
 // Request bodies are strict about names, where encoding/json is not: it

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
 	"tradejournal/server/input"
 
 	"tradejournal/db"

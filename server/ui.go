@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
 	"tradejournal/server/problem"
 
 	"tradejournal/db"
@@ -325,7 +326,7 @@ func isMultipart(r *http.Request) bool {
 // (openUpload) and checks that the form's first part is the session's CSRF
 // token, before any file is read.
 func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request, sess *db.Session) (mr *multipart.Reader, release func(), err error) {
-	if mr, release, err = s.openUpload(w, r); err != nil {
+	if mr, release, err = s.uploads.Open(w, r); err != nil {
 		return nil, nil, err
 	}
 	part, err := mr.NextPart()

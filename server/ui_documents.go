@@ -4,13 +4,15 @@ import (
 	"net/http"
 	"strconv"
 
+	"tradejournal/server/upload"
+
 	"tradejournal/db"
 )
 
 // documentsPage is the documents page's data.
 type documentsPage struct {
 	pageData
-	Documents      []document
+	Documents      []upload.Document
 	Accounts       accountList
 	Categories     []string
 	CanEdit        bool
@@ -40,13 +42,13 @@ func (s *Server) renderDocuments(w http.ResponseWriter, r *http.Request, sess *d
 		return
 	}
 	for _, d := range docs {
-		p.Documents = append(p.Documents, s.presentDocument(d))
+		p.Documents = append(p.Documents, s.docs.Present(d))
 	}
 	s.render(w, r, status, "documents", p)
 }
 
 // handleDocumentPost uploads a document through the API's form reading and
-// storeUpload; the form's first part must be the session's CSRF token.
+// Documents.Store; the form's first part must be the session's CSRF token.
 func (s *Server) handleDocumentPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	mr, release, err := s.uploadForm(w, r, sess)
 	if err != nil {
@@ -54,9 +56,9 @@ func (s *Server) handleDocumentPost(w http.ResponseWriter, r *http.Request, sess
 		return
 	}
 	defer release()
-	form, err := s.readUploadForm(mr)
+	form, err := s.docs.ReadForm(mr)
 	if err == nil {
-		_, _, err = s.storeUpload(r.Context(), sess.UserID, form)
+		_, _, err = s.docs.Store(r.Context(), sess.UserID, form)
 	}
 	if err == nil {
 		http.Redirect(w, r, "/documents?uploaded=1", http.StatusSeeOther)

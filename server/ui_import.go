@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 
+	"tradejournal/server/upload"
+
 	"tradejournal/db"
 	"tradejournal/db/brokers"
 	"tradejournal/server/input"
@@ -59,7 +61,7 @@ func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *
 		return
 	}
 	defer release()
-	in, err := readImportForm(mr, &sess.Principal)
+	in, err := upload.ImportForm(mr, &sess.Principal)
 	if err == nil {
 		in.DryRun = r.URL.Query().Has("preview")
 		var imp db.Import

@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
 	"tradejournal/server/problem"
+	"tradejournal/server/upload"
 
 	"tradejournal/db"
 	"tradejournal/db/prop"
@@ -230,7 +232,7 @@ type tradePage struct {
 	TagSet                map[string]bool
 	// Documents are the trade's account's (statements, confirmations):
 	// a document belongs to an account, not to a trade.
-	Documents []document
+	Documents []upload.Document
 }
 
 // handleTradePage shows one trade: its numbers, fills and rule
@@ -268,7 +270,7 @@ func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Se
 			return
 		}
 		for _, d := range docs {
-			p.Documents = append(p.Documents, s.presentDocument(d))
+			p.Documents = append(p.Documents, s.docs.Present(d))
 		}
 	}
 	// The form offers the playbooks and tags only to a session that may

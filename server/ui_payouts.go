@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
 	"tradejournal/server/problem"
 
 	"tradejournal/db"

@@ -1,4 +1,4 @@
-package server
+package upload
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 	"time"
+
 	"tradejournal/server/auth"
 	"tradejournal/server/input"
 	"tradejournal/server/problem"
@@ -34,15 +35,34 @@ type clientSlots struct {
 	users int
 }
 
-func newUploadSlots(all, perClient int) *uploadSlots {
-	return &uploadSlots{all: make(chan struct{}, all), perClient: perClient, clients: map[string]*clientSlots{}}
+// Limits bound the uploads: how many may be in flight at once, and per
+// client address; how long one waits for a slot; the slowest rate its body
+// may arrive at, averaged over each window.
+type Limits struct {
+	MaxUploads, MaxPerClient int
+	Wait                     time.Duration
+	MinRate                  int64 // bytes a second
+	RateWindow               time.Duration
 }
 
-// uploadSlot waits up to UploadWait for a slot of the request's client and
+// Uploads admits the uploads of the API and the pages alike, within one
+// set of Limits and one pool of slots.
+type Uploads struct {
+	limits Limits
+	slots  *uploadSlots
+}
+
+// New is the uploads within l.
+func New(l Limits) *Uploads {
+	return &Uploads{limits: l, slots: &uploadSlots{all: make(chan struct{}, l.MaxUploads), perClient: l.MaxPerClient,
+		clients: map[string]*clientSlots{}}}
+}
+
+// slot waits up to Limits.Wait for a slot of the request's client and
 // one of all; ok is false when none came (or the client went away).
 // Waiting uploads get freed slots in the order they came.
-func (s *Server) uploadSlot(r *http.Request) (release func(), ok bool) {
-	u, addr := s.uploads, auth.ClientAddr(r)
+func (up *Uploads) slot(r *http.Request) (release func(), ok bool) {
+	u, addr := up.slots, auth.ClientAddr(r)
 	u.mu.Lock()
 	c := u.clients[addr]
 	if c == nil {
@@ -59,7 +79,7 @@ func (s *Server) uploadSlot(r *http.Request) (release func(), ok bool) {
 		u.mu.Unlock()
 	}
 
-	t := time.NewTimer(s.cfg.UploadWait)
+	t := time.NewTimer(up.limits.Wait)
 	defer t.Stop()
 	select {
 	case c.held <- struct{}{}:
@@ -85,16 +105,16 @@ func (s *Server) uploadSlot(r *http.Request) (release func(), ok bool) {
 	return nil, false
 }
 
-// openUpload starts reading an upload (a document or a broker file) as
+// Open starts reading an upload (a document or a broker file) as
 // every upload is read: it takes an upload slot (release gives it back),
-// bounds the body's size and rate (uploadBody), and opens it as a
+// bounds the body's size and rate (body), and opens it as a
 // multipart form.
-func (s *Server) openUpload(w http.ResponseWriter, r *http.Request) (mr *multipart.Reader, release func(), err error) {
-	release, ok := s.uploadSlot(r)
+func (up *Uploads) Open(w http.ResponseWriter, r *http.Request) (mr *multipart.Reader, release func(), err error) {
+	release, ok := up.slot(r)
 	if !ok {
-		return nil, nil, errUnavailable(w)
+		return nil, nil, Unavailable(w)
 	}
-	r.Body = http.MaxBytesReader(w, s.uploadBody(w, r), maxUploadBody)
+	r.Body = http.MaxBytesReader(w, up.body(w, r), maxUploadBody)
 	if mr, err = r.MultipartReader(); err != nil {
 		release()
 		return nil, nil, input.Invalid("body", "body must be multipart/form-data")
@@ -102,13 +122,13 @@ func (s *Server) openUpload(w http.ResponseWriter, r *http.Request) (mr *multipa
 	return mr, release, nil
 }
 
-// uploadBody wraps an upload's body: it moves the connection's deadlines
+// body wraps an upload's body: it moves the connection's deadlines
 // forward while bytes flow (see deadlines) and cuts the body with
 // problem.TooSlow when it arrives slower than the rate floor.
-func (s *Server) uploadBody(w http.ResponseWriter, r *http.Request) io.ReadCloser {
+func (up *Uploads) body(w http.ResponseWriter, r *http.Request) io.ReadCloser {
 	d := newDeadlines(w, true, true)
 	return &extendingReader{ReadCloser: r.Body, d: d,
-		floor: &rateFloor{min: s.cfg.UploadMinRate, window: s.cfg.UploadRateWindow, start: time.Now()}}
+		floor: &rateFloor{min: up.limits.MinRate, window: up.limits.RateWindow, start: time.Now()}}
 }
 
 // rateFloor is the minimum rate of a body: at least min bytes a second,

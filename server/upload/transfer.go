@@ -1,4 +1,4 @@
-package server
+package upload
 
 import (
 	"io"
@@ -97,3 +97,10 @@ func (w *extendingWriter) Write(p []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w *extendingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Downloading wraps a download's writer: it moves the connection's write
+// deadline forward while bytes flow (see deadlines), so that a large file
+// reaches a slow client unless it stalls.
+func Downloading(w http.ResponseWriter) http.ResponseWriter {
+	return &extendingWriter{w, newDeadlines(w, false, true)}
+}
