@@ -34,6 +34,11 @@ type DocumentUpload struct {
 	AccountNumber string
 	DocumentName  string
 	Category      string
+	// TradeID, when set, names a trade of the user's (else a *NotFoundError
+	// naming trade_id) to link the document to, last among its documents,
+	// in the transaction that stores it. On create, an AccountNumber left
+	// "" is then the trade's account.
+	TradeID string
 
 	FileName string
 	FileSize int64
@@ -71,11 +76,12 @@ func scanDocument(s interface{ Scan(...any) error }) (Document, error) {
 	return d, err
 }
 
-// CreateDocument adds a document for an upload. place puts the file's blob
-// into the store: it runs inside the transaction, after every check and
-// before the commit, so a refused upload places nothing and a committed row
-// always has its blob. An account_number that names none of the user's
-// accounts is a *NotFoundError.
+// CreateDocument adds a document for an upload, linked to the trade
+// in.TradeID names, if any. place puts the file's blob into the store: it
+// runs inside the transaction, after every check and before the commit, so
+// a refused upload places nothing and a committed row always has its blob.
+// A trade_id or account_number that names none of the user's trades or
+// accounts is a *NotFoundError naming the field, trade_id first.
 func (db *DB) CreateDocument(ctx context.Context, userID string, in DocumentUpload, place func() error) (Document, error) {
 	ctx = placingContext(ctx)
 	now := db.now()
@@ -84,8 +90,15 @@ func (db *DB) CreateDocument(ctx context.Context, userID string, in DocumentUplo
 		CreatedAt: now, UpdatedAt: now}
 	return inTx(ctx, db.begin, func(tx txn) (Document, error) {
 		var err error
-		if d.AccountID, err = accountByNumber(ctx, tx, userID, in.AccountNumber); err != nil {
-			return Document{}, err
+		if in.TradeID != "" {
+			if d.AccountID, err = tradeAccount(ctx, tx, userID, in.TradeID); err != nil {
+				return Document{}, err
+			}
+		}
+		if in.AccountNumber != "" || in.TradeID == "" {
+			if d.AccountID, err = accountByNumber(ctx, tx, userID, in.AccountNumber); err != nil {
+				return Document{}, err
+			}
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO documents (`+documentColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -93,6 +106,11 @@ func (db *DB) CreateDocument(ctx context.Context, userID string, in DocumentUplo
 			d.MIMEType, d.BlobHash, d.CreatedAt, d.UpdatedAt)
 		if err != nil {
 			return Document{}, err
+		}
+		if in.TradeID != "" {
+			if err := appendTradeDocument(ctx, tx, in.TradeID, d.ID); err != nil {
+				return Document{}, err
+			}
 		}
 		if err := place(); err != nil {
 			return Document{}, err
@@ -103,10 +121,12 @@ func (db *DB) CreateDocument(ctx context.Context, userID string, in DocumentUplo
 
 // ReplaceDocument gives one of the user's documents a new file, keeping its
 // id and created_at; the form's metadata, when given, replaces the old.
-// place runs as in CreateDocument. It returns, besides the document, the
-// old blob's hash when no row uses that blob any more (else ""), for the
-// caller to remove after the commit. An unknown document_id or
-// account_number is a *NotFoundError naming the field.
+// place runs as in CreateDocument; in.TradeID, when set, links the
+// document to that trade too (last, unless it is linked already). It
+// returns, besides the document, the old blob's hash when no row uses that
+// blob any more (else ""), for the caller to remove after the commit. An
+// unknown document_id, trade_id or account_number is a *NotFoundError
+// naming the field.
 func (db *DB) ReplaceDocument(ctx context.Context, userID, id string, in DocumentUpload, place func() error) (Document, string, error) {
 	ctx = placingContext(ctx)
 	var gone string
@@ -118,6 +138,11 @@ func (db *DB) ReplaceDocument(ctx context.Context, userID, id string, in Documen
 		}
 		if err != nil {
 			return Document{}, err
+		}
+		if in.TradeID != "" {
+			if _, err := tradeAccount(ctx, tx, userID, in.TradeID); err != nil {
+				return Document{}, err
+			}
 		}
 		if in.AccountNumber != "" {
 			if d.AccountID, err = accountByNumber(ctx, tx, userID, in.AccountNumber); err != nil {
@@ -140,6 +165,11 @@ func (db *DB) ReplaceDocument(ctx context.Context, userID, id string, in Documen
 			userID, id)
 		if err != nil {
 			return Document{}, err
+		}
+		if in.TradeID != "" {
+			if err := appendTradeDocument(ctx, tx, in.TradeID, d.ID); err != nil {
+				return Document{}, err
+			}
 		}
 		if err := place(); err != nil {
 			return Document{}, err

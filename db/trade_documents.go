@@ -2,6 +2,8 @@ package db
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 )
 
 // A trade's documents (DESIGN §13): screenshots and other files of the
@@ -43,4 +45,24 @@ func loadTradeDocuments(ctx context.Context, q querier, tradeID string) ([]Trade
 		out = append(out, d)
 	}
 	return out, rows.Err()
+}
+
+// tradeAccount is the account of one of the user's trades, which an upload
+// for the trade names by trade_id.
+func tradeAccount(ctx context.Context, tx txn, userID, tradeID string) (string, error) {
+	var account string
+	err := tx.QueryRowContext(ctx, `SELECT account_id FROM trades WHERE user_id = ? AND id = ?`, userID, tradeID).Scan(&account)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", &NotFoundError{Kind: "Trade", Field: "trade_id"}
+	}
+	return account, err
+}
+
+// appendTradeDocument links a document to a trade after its others; a
+// document already linked keeps its place.
+func appendTradeDocument(ctx context.Context, tx txn, tradeID, documentID string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO trade_documents (trade_id, document_id, position)
+		SELECT ?1, ?2, coalesce(max(position) + 1, 0) FROM trade_documents WHERE trade_id = ?1
+		ON CONFLICT (trade_id, document_id) DO NOTHING`, tradeID, documentID)
+	return err
 }

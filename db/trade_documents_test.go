@@ -208,3 +208,78 @@ func TestTradeDocumentsRefused(t *testing.T) {
 		t.Errorf("links after refusals: %d, %v; want 1", links, err)
 	}
 }
+
+// TestUploadForTrade: an upload naming one of the user's trades is linked
+// to it, after its documents, in the same transaction; without an account
+// number it is the trade's account's. Another user's trade, or none, is a
+// *NotFoundError naming trade_id, and nothing is placed or written.
+func TestUploadForTrade(t *testing.T) {
+	f := newDocFixture(t)
+	ctx := t.Context()
+	onA2 := f.newTrade(t, f.alice, f.account2, Some([]string{f.one})).ID
+	shot := func(number, tradeID, hash string) DocumentUpload {
+		return DocumentUpload{AccountNumber: number, DocumentName: "Screenshot", Category: "receipt", TradeID: tradeID,
+			FileName: "shot.png", FileSize: 3, MIMEType: "image/png", BlobHash: hashOf(hash)}
+	}
+
+	var p placed
+	doc, err := f.d.CreateDocument(ctx, f.alice, shot("", onA2, "a"), p.place)
+	if err != nil || p.n != 1 {
+		t.Fatalf("upload for a trade: %v, %d place calls", err, p.n)
+	}
+	if doc.AccountID != f.account2 {
+		t.Errorf("upload without an account number: account %s, want the trade's, %s", doc.AccountID, f.account2)
+	}
+	if got, want := f.documents(t, f.alice, onA2), []string{f.one, doc.ID}; !slices.Equal(got, want) {
+		t.Errorf("after the upload: %v, want %v (appended last)", got, want)
+	}
+	named, err := f.d.CreateDocument(ctx, f.alice, shot("A-1", onA2, "b"), p.place)
+	if err != nil || named.AccountID != f.account {
+		t.Errorf("upload with an account number: %v, account %s, want A-1's, %s", err, named.AccountID, f.account)
+	}
+	if got, want := f.documents(t, f.alice, onA2), []string{f.one, doc.ID, named.ID}; !slices.Equal(got, want) {
+		t.Errorf("after the second upload: %v, want %v", got, want)
+	}
+
+	bobsTrade := f.newTrade(t, f.bob, f.bobAccount, Optional[[]string]{}).ID
+	for _, c := range []struct {
+		name string
+		in   DocumentUpload
+		kind string
+		want string
+	}{
+		{"bob's trade", shot("", bobsTrade, "c"), "Trade", "trade_id"},
+		{"bob's trade with alice's account", shot("A-1", bobsTrade, "c"), "Trade", "trade_id"},
+		{"no such trade", shot("", "0199c2f4-0000-7000-8000-000000000000", "c"), "Trade", "trade_id"},
+		{"alice's trade, bob's account", shot("B-1", onA2, "c"), "Account", "account_number"},
+	} {
+		p.n = 0
+		_, err := f.d.CreateDocument(ctx, f.alice, c.in, p.place)
+		var nf *NotFoundError
+		if !errors.As(err, &nf) || nf.Kind != c.kind || nf.Field != c.want || p.n != 0 {
+			t.Errorf("%s: %v (%+v), %d place calls; want %s not found naming %s, none placed", c.name, err, nf, p.n, c.kind, c.want)
+		}
+	}
+	if _, total, err := f.d.Documents(ctx, f.alice, DocumentFilter{}, Page{Limit: 100}); err != nil || total != 5 {
+		t.Errorf("alice's documents after the refusals: %d, %v; want 5", total, err)
+	}
+	if got := f.documents(t, f.bob, bobsTrade); len(got) != 0 {
+		t.Errorf("bob's trade: %v, want no documents", got)
+	}
+
+	// A replace for a trade links the document too, keeping the place of
+	// one already linked, and the document its own account.
+	if replaced, _, err := f.d.ReplaceDocument(ctx, f.alice, f.two, shot("", onA2, "d"), p.place); err != nil || replaced.AccountID != f.account {
+		t.Fatalf("replace for a trade: %v, account %s, want its own, %s", err, replaced.AccountID, f.account)
+	}
+	if _, _, err := f.d.ReplaceDocument(ctx, f.alice, f.one, shot("", onA2, "e"), p.place); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.documents(t, f.alice, onA2), []string{f.one, doc.ID, named.ID, f.two}; !slices.Equal(got, want) {
+		t.Errorf("after the replaces: %v, want %v", got, want)
+	}
+	var nf *NotFoundError
+	if _, _, err := f.d.ReplaceDocument(ctx, f.alice, f.two, shot("", bobsTrade, "f"), p.place); !errors.As(err, &nf) || nf.Field != "trade_id" {
+		t.Errorf("a replace for bob's trade: %v, want Trade not found naming trade_id", err)
+	}
+}
