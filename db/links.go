@@ -2,9 +2,7 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"strconv"
 )
 
 // orderedLinks is a join table that keeps the records one record links to
@@ -26,26 +24,17 @@ func (l orderedLinks) set(ctx context.Context, tx txn, userID, owner string, ids
 	if !ids.Set {
 		return nil
 	}
-	// The first id that names none of the user's records, a primary-key
-	// probe each.
-	var missing int
-	err := tx.QueryRowContext(ctx, `SELECT key FROM json_each(?) WHERE NOT EXISTS
-		(SELECT 1 FROM `+l.targets+` WHERE id = value AND user_id = ?) ORDER BY key LIMIT 1`,
-		jsonList(ids.Value), userID).Scan(&missing)
-	if err == nil {
-		field := l.field
-		if l.indexed {
-			field += "[" + strconv.Itoa(missing) + "]"
+	if err := checkOwned(ctx, tx, l.targets, l.kind, l.field, userID, ids.Value); err != nil {
+		var nf *NotFoundError
+		if errors.As(err, &nf) && !l.indexed {
+			return &NotFoundError{Kind: l.kind, Field: l.field}
 		}
-		return &NotFoundError{Kind: l.kind, Field: field}
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM `+l.table+` WHERE `+l.owner+` = ?`, owner); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO `+l.table+` (`+l.owner+`, `+l.target+`, position)
+	_, err := tx.ExecContext(ctx, `INSERT INTO `+l.table+` (`+l.owner+`, `+l.target+`, position)
 		SELECT ?, value, key FROM json_each(?)`, owner, jsonList(uniqueInOrder(ids.Value)))
 	return err
 }
