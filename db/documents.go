@@ -61,8 +61,8 @@ type DeletedDocument struct {
 	Blob       string
 	Unused     bool
 	UserShares bool
-	// Warnings name the payouts and expenses the document was unlinked
-	// from.
+	// Warnings count what the document was unlinked from, a line per
+	// kind: "Unlinked from 2 trades".
 	Warnings []string
 }
 
@@ -275,26 +275,29 @@ func (db *DB) UpdateDocument(ctx context.Context, userID, id string, upd Documen
 	})
 }
 
-// DeleteDocument removes one of the user's documents. Its blob stays in the
-// store: the caller removes it after the commit when Unused says no row
+// DeleteDocument removes one of the user's documents, unlinking it from the
+// trades, chart books, payouts and expenses that held it. Its blob stays in
+// the store: the caller removes it after the commit when Unused says no row
 // uses it any more.
 func (db *DB) DeleteDocument(ctx context.Context, userID, id string) (DeletedDocument, error) {
 	return inTx(ctx, db.begin, func(tx txn) (DeletedDocument, error) {
 		var err error
-		d := DeletedDocument{ID: id, Warnings: []string{}}
-		// The links go with the document by ON DELETE CASCADE: count them first.
-		var payouts, expenses int
-		err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM payout_documents WHERE document_id = ?),
-			(SELECT count(*) FROM expense_documents WHERE document_id = ?)`, id, id).Scan(&payouts, &expenses)
+		// The links go with the document by ON DELETE CASCADE: count them
+		// first, each on its table's document index.
+		var trades, books, payouts, expenses int
+		err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM trade_documents WHERE document_id = ?1),
+			(SELECT count(*) FROM chart_book_documents WHERE document_id = ?1),
+			(SELECT count(*) FROM payout_documents WHERE document_id = ?1),
+			(SELECT count(*) FROM expense_documents WHERE document_id = ?1)`, id).Scan(&trades, &books, &payouts, &expenses)
 		if err != nil {
 			return DeletedDocument{}, err
 		}
-		if payouts > 0 {
-			d.Warnings = append(d.Warnings, "Unlinked from "+plural(payouts, "payout"))
-		}
-		if expenses > 0 {
-			d.Warnings = append(d.Warnings, "Unlinked from "+plural(expenses, "expense"))
-		}
+		unlinked := Deleted{Warnings: []string{}}
+		unlinked.note("Unlinked from", trades, "trade")
+		unlinked.note("Unlinked from", books, "chart book")
+		unlinked.note("Unlinked from", payouts, "payout")
+		unlinked.note("Unlinked from", expenses, "expense")
+		d := DeletedDocument{ID: id, Warnings: unlinked.Warnings}
 		err = tx.QueryRowContext(ctx, `DELETE FROM documents WHERE user_id = ? AND id = ? RETURNING blob_hash`,
 			userID, id).Scan(&d.Blob)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -54,10 +54,11 @@ func (db *DB) Imports(ctx context.Context, userID string, page Page) ([]Import, 
 }
 
 // DeleteImport undoes an import: the fills it added go, trades left without
-// fills go with them, and trades it continued are derived again from the
-// fills they had before. A trade that would go but carries review work
-// (rating, notes, reviewed, tags, playbook, checklist, write-ups) makes it
-// a *ConflictError counting them, unless force.
+// fills go with them (their documents stay, unlinked), and trades it
+// continued are derived again from the fills they had before. A trade that
+// would go but carries review work (rating, notes, reviewed, tags,
+// playbook, checklist, write-ups) makes it a *ConflictError counting them,
+// unless force.
 func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (Deleted, error) {
 	return inTx(ctx, db.beginAlone, func(tx txn) (Deleted, error) {
 		var err error
@@ -136,11 +137,15 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 		}
 		days := map[dayKey]bool{}
 		removed, rederived := 0, 0
+		kept := map[string]bool{}
 		now := db.now()
 		for _, tt := range trades {
 			t := byID[tt.id]
 			days[dayKey{t.AccountID, t.EntryDate}] = true
 			if tt.left == 0 {
+				if err := keptDocuments(ctx, tx, t.ID, kept); err != nil {
+					return Deleted{}, err
+				}
 				if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, t.ID); err != nil {
 					return Deleted{}, err
 				}
@@ -179,6 +184,7 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 		if rederived > 0 {
 			d.Warnings = append(d.Warnings, "Derived "+plural(rederived, "trade")+" again from the fills they had before")
 		}
+		d.note("Kept", len(kept), "document")
 		return d, nil
 	})
 }

@@ -66,3 +66,14 @@ func appendTradeDocument(ctx context.Context, tx txn, tradeID, documentID string
 		ON CONFLICT (trade_id, document_id) DO NOTHING`, tradeID, documentID)
 	return err
 }
+
+// keptDocuments adds to kept the documents a trade about to be deleted
+// links to: they stay, and the delete says how many ("Kept 2 documents"),
+// each once however many of the deleted trades held it.
+func keptDocuments(ctx context.Context, tx txn, tradeID string, kept map[string]bool) error {
+	ids, err := queryIDs(ctx, tx, `SELECT document_id FROM trade_documents WHERE trade_id = ?`, tradeID)
+	for _, id := range ids {
+		kept[id] = true
+	}
+	return err
+}

@@ -283,3 +283,112 @@ func TestUploadForTrade(t *testing.T) {
 		t.Errorf("a replace for bob's trade: %v, want Trade not found naming trade_id", err)
 	}
 }
+
+// TestDeleteDocumentUnlinks: deleting a document unlinks it from every
+// trade, chart book and payout that held it, with a warning per kind; the
+// trades and the others keep their other documents in order, and the list
+// counts them at once.
+func TestDeleteDocumentUnlinks(t *testing.T) {
+	f := newDocFixture(t)
+	ctx := t.Context()
+	if _, err := f.d.UpdateTrade(ctx, f.alice, f.trade, TradeInput{DocumentIDs: Some([]string{f.one, f.three})}); err != nil {
+		t.Fatal(err)
+	}
+	second := f.newTrade(t, f.alice, f.account2, Some([]string{f.two, f.one})).ID
+	book, err := f.d.ChartBooks().Create(ctx, f.alice, ChartBookInput{Title: Some("Book"), DocumentIDs: Some([]string{f.one, f.two})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	payout, err := f.d.CreatePayout(ctx, f.alice, PayoutInput{AccountID: Some(f.account), TotalAmount: Some(1000.0),
+		DocumentIDs: Some([]string{f.one})})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := f.d.DeleteDocument(ctx, f.bob, f.one); err == nil {
+		t.Fatal("bob deleted alice's document")
+	}
+	del, err := f.d.DeleteDocument(ctx, f.alice, f.one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Unlinked from 2 trades", "Unlinked from 1 chart book", "Unlinked from 1 payout"}; !slices.Equal(del.Warnings, want) {
+		t.Errorf("warnings %q, want %q", del.Warnings, want)
+	}
+	if got, want := f.documents(t, f.alice, f.trade), []string{f.three}; !slices.Equal(got, want) {
+		t.Errorf("first trade after the delete: %v, want %v", got, want)
+	}
+	if got, want := f.documents(t, f.alice, second), []string{f.two}; !slices.Equal(got, want) {
+		t.Errorf("second trade after the delete: %v, want %v", got, want)
+	}
+	if b, err := f.d.ChartBooks().Get(ctx, f.alice, book.ID); err != nil || !slices.Equal(b.DocumentIDs, []string{f.two}) {
+		t.Errorf("chart book after the delete: %v, %v; want [two]", b.DocumentIDs, err)
+	}
+	if p, err := f.d.Payout(ctx, f.alice, payout.ID); err != nil || len(p.DocumentIDs) != 0 {
+		t.Errorf("payout after the delete: %v, %v; want none", p.DocumentIDs, err)
+	}
+
+	del, err = f.d.DeleteDocument(ctx, f.alice, f.two)
+	if want := []string{"Unlinked from 1 trade", "Unlinked from 1 chart book"}; err != nil || !slices.Equal(del.Warnings, want) {
+		t.Errorf("second delete: %q, %v; want %q", del.Warnings, err, want)
+	}
+	if got := f.documents(t, f.alice, second); len(got) != 0 {
+		t.Errorf("second trade after its last document went: %v, want none", got)
+	}
+	del, err = f.d.DeleteDocument(ctx, f.bob, f.bobDoc)
+	if err != nil || del.Warnings == nil || len(del.Warnings) != 0 {
+		t.Errorf("a document linked nowhere: %q, %v; want no warnings, []", del.Warnings, err)
+	}
+}
+
+// TestDeleteTradeKeepsDocuments: deleting a trade, alone, in bulk or by
+// undoing its import, unlinks its documents and keeps them, saying how many
+// (each once); another trade keeps its links to them.
+func TestDeleteTradeKeepsDocuments(t *testing.T) {
+	f := newDocFixture(t)
+	ctx := t.Context()
+	if _, err := f.d.UpdateTrade(ctx, f.alice, f.trade, TradeInput{DocumentIDs: Some([]string{f.one, f.two})}); err != nil {
+		t.Fatal(err)
+	}
+	other := f.newTrade(t, f.alice, f.account, Some([]string{f.two})).ID
+	del, err := f.d.DeleteTrade(ctx, f.alice, f.trade)
+	if want := []string{"Kept 2 documents"}; err != nil || !slices.Equal(del.Warnings, want) {
+		t.Errorf("DeleteTrade: %q, %v; want %q", del.Warnings, err, want)
+	}
+	for _, id := range []string{f.one, f.two} {
+		if _, err := f.d.Document(ctx, f.alice, id); err != nil {
+			t.Errorf("document %s after its trade's delete: %v", id, err)
+		}
+	}
+	if got := f.documents(t, f.alice, other); !slices.Equal(got, []string{f.two}) {
+		t.Errorf("the other trade: %v, want [two]", got)
+	}
+	var links int
+	if err := f.d.read.QueryRowContext(ctx, `SELECT count(*) FROM trade_documents`).Scan(&links); err != nil || links != 1 {
+		t.Errorf("links after the delete: %d, %v; want 1", links, err)
+	}
+
+	// Two trades holding three links to two documents keep two.
+	third := f.newTrade(t, f.alice, f.account, Some([]string{f.two, f.three})).ID
+	res, err := f.d.BulkTrades(ctx, f.alice, TradeBulk{TradeIDs: []string{other, third}, Delete: true})
+	if want := []string{"Kept 2 documents"}; err != nil || !slices.Equal(res.Warnings, want) {
+		t.Errorf("BulkTrades delete: %q, %v; want %q", res.Warnings, err, want)
+	}
+
+	// An imported trade with a screenshot: undoing the import keeps it.
+	imp := importTestFile(t, f.d, f.alice, f.account, "ninjatrader_executions_no_id.csv")
+	imported := importedTrades(t, f.d, f.alice, imp)
+	if len(imported) != 1 {
+		t.Fatalf("imported %d trades, want 1", len(imported))
+	}
+	if _, err := f.d.UpdateTrade(ctx, f.alice, imported[0].ID, TradeInput{DocumentIDs: Some([]string{f.three})}); err != nil {
+		t.Fatal(err)
+	}
+	undone, err := f.d.DeleteImport(ctx, f.alice, *imp.ID, false)
+	if err != nil || !slices.Contains(undone.Warnings, "Kept 1 document") {
+		t.Errorf("undoing the import: %q, %v; want Kept 1 document among them", undone.Warnings, err)
+	}
+	if _, total, err := f.d.Documents(ctx, f.alice, DocumentFilter{}, Page{Limit: 10}); err != nil || total != 3 {
+		t.Errorf("alice's documents after every delete: %d, %v; want 3", total, err)
+	}
+}

@@ -622,7 +622,8 @@ func rawOr(s, fallback string) json.RawMessage {
 }
 
 // DeleteTrade removes one of the user's trades with its fills, write-ups
-// and tag associations, in one transaction; the warnings count them.
+// and tag associations, in one transaction; its documents stay, unlinked.
+// The warnings count them: "Kept 2 documents".
 func (db *DB) DeleteTrade(ctx context.Context, userID, id string) (Deleted, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
 		var gone tradeRemoval
@@ -637,35 +638,52 @@ func (db *DB) DeleteTrade(ctx context.Context, userID, id string) (Deleted, erro
 	})
 }
 
-// tradeRemoval counts what went with deleted trades, for the warnings.
-type tradeRemoval struct{ fills, writeUps, tagLinks int }
+// tradeRemoval counts what went with deleted trades, and the documents
+// they linked to, which stay (each once), for the warnings.
+type tradeRemoval struct {
+	fills, writeUps, tagLinks int
+	documents                 map[string]bool
+}
 
 func (r tradeRemoval) warnings() []string {
 	d := Deleted{Warnings: []string{}}
 	d.note("Deleted", r.fills, "execution")
 	d.note("Deleted", r.writeUps, "trade write-up")
 	d.note("Removed", r.tagLinks, "tag association")
+	d.note("Kept", len(r.documents), "document")
 	return d.Warnings
 }
 
-// deleteTrade removes one of the user's trades (its fills, write-ups and
-// tag associations go by cascade), adds what went to gone, and returns the
-// day it left, whose day-level rules the caller checks again
-// (reevaluateDays) once every trade it deletes has gone.
+// deleteTrade removes one of the user's trades (its fills, write-ups, tag
+// associations and document links go by cascade, its documents stay), adds
+// what went and what stayed to gone, and returns the day it left, whose
+// day-level rules the caller checks again (reevaluateDays) once every trade
+// it deletes has gone.
 func deleteTrade(ctx context.Context, tx txn, userID, id string, gone *tradeRemoval) (dayKey, error) {
 	var fills, writeUps, tagLinks int
+	var hasDocuments bool
 	var day dayKey
 	err := tx.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM executions WHERE trade_id = t.id),
 		(SELECT count(*) FROM write_ups WHERE trade_id = t.id),
 		(SELECT count(*) FROM trade_tags WHERE trade_id = t.id),
+		EXISTS (SELECT 1 FROM trade_documents WHERE trade_id = t.id),
 		t.account_id, t.entry_date
-		FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id).Scan(&fills, &writeUps, &tagLinks, &day.accountID, &day.date)
+		FROM trades t WHERE t.user_id = ? AND t.id = ?`, userID, id).
+		Scan(&fills, &writeUps, &tagLinks, &hasDocuments, &day.accountID, &day.date)
 	if errors.Is(err, sql.ErrNoRows) {
 		return dayKey{}, notFound("Trade")
 	}
 	if err != nil {
 		return dayKey{}, err
+	}
+	if hasDocuments {
+		if gone.documents == nil {
+			gone.documents = map[string]bool{}
+		}
+		if err := keptDocuments(ctx, tx, id, gone.documents); err != nil {
+			return dayKey{}, err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM trades WHERE user_id = ? AND id = ?`, userID, id); err != nil {
 		return dayKey{}, err
