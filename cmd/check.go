@@ -29,7 +29,9 @@ func newCheckCmd(cfg *globalConfig) *cobra.Command {
 		Long: `check runs SQLite's integrity and foreign key checks, verifies every stored file against its
 SHA-256 name, and finds rows whose file is missing, files no row uses and leftover temp files.
 It exits non-zero on any finding. --repair removes unused files and temp files, never rows.
-While a server runs on the directory, files younger than 10 minutes are left alone.`,
+While a server runs on the directory, files younger than 10 minutes are left alone.
+Thumbnails (files/thumbs/) are derived data, made again on request, so never a finding;
+--repair removes those of files no longer stored.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			d, err := openExistingDataDir(cmd.Context(), cfg.dataDir)
@@ -138,7 +140,38 @@ func check(ctx context.Context, d *dataDir, repair bool, minAge time.Duration, n
 			left += report(w, d.files, t, repair, "a temp file left by an interrupted upload")
 		}
 	}
+	if repair {
+		if err := removeStaleThumbnails(d.files, w); err != nil {
+			return 0, err
+		}
+	}
 	return left, nil
+}
+
+// removeStaleThumbnails removes the thumbnails whose blob is no longer
+// stored, and any other file under thumbs/. Thumbnails are derived data,
+// made again on request: never a finding, so only --repair looks at them,
+// and a failure to remove one is said but not counted. Those of a blob
+// still stored are kept, whatever uses it: the blob's own removal (above,
+// or by a delete) takes its thumbnails with it.
+func removeStaleThumbnails(store *files.Store, w io.Writer) error {
+	thumbs, err := store.Thumbnails()
+	if err != nil {
+		return err
+	}
+	for _, t := range thumbs {
+		if t.Name != "" {
+			if ok, err := store.Has(t.Name); err != nil || ok {
+				continue
+			}
+		}
+		if err := store.RemovePath(t); err != nil {
+			fmt.Fprintf(w, "thumbnail %s: its file is gone; removing it failed: %v\n", t.Path, err)
+			continue
+		}
+		fmt.Fprintf(w, "removed %s: a thumbnail of a file no longer stored\n", t.Path)
+	}
+	return nil
 }
 
 // report writes a repairable finding and repairs it when asked; it returns

@@ -7,16 +7,22 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"math/rand/v2"
 	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"tradejournal/files"
 )
 
 // docDir is a data directory with one uploaded document (and one trade),
@@ -382,5 +388,110 @@ func TestAbandonedUploadsLeaveNoOrphans(t *testing.T) {
 	}
 	if out, err := run(t, "check", "--data", dir); err != nil {
 		t.Errorf("check after abandoned uploads and a graceful stop: %v, want exit 0\n%s", err, out)
+	}
+}
+
+// newImageDoc makes a data directory with one uploaded PNG document, its server
+// stopped, and returns it with the hash of the document's file.
+func newImageDoc(t *testing.T) (dir, hash string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "data")
+	srv := startServe(t, dir)
+	c := newAPIClient(srv.base, firstRunKey(t, srv))
+	mustCreateAccount(t, c, "A-1")
+	content := testPNG(t, 600, 300)
+	if status, b, err := c.upload(t.Context(), "A-1", "chart.png", content); err != nil || status != 201 {
+		t.Fatalf("upload: got %d %s (%v), want 201", status, b, err)
+	}
+	if err := srv.stop(); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(content)
+	return dir, hex.EncodeToString(sum[:])
+}
+
+// testPNG is a w x h PNG of a gradient.
+func testPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	m := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			m.SetNRGBA(x, y, color.NRGBA{uint8(x), uint8(y), 90, 255})
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// makeThumbnail makes the thumbnail of hash at width, as the download
+// route does, and returns where it is kept.
+func makeThumbnail(t *testing.T, dir, hash string, width int) string {
+	t.Helper()
+	store, err := files.Open(filepath.Join(dir, "files"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _, ok, err := store.Thumbnail(hash, "image/png", width)
+	if err != nil || !ok {
+		t.Fatalf("Thumbnail(%d): got ok %v, %v; want a thumbnail", width, ok, err)
+	}
+	f.Close()
+	return filepath.Join(dir, "files", "thumbs", strconv.Itoa(width), hash+".png")
+}
+
+// TestCheckThumbnails: thumbnails are derived data, never a finding nor an
+// unused file; --repair removes those whose file is gone (and anything
+// else under thumbs/), keeps those of stored files, and removing an unused
+// file takes its thumbnails with it.
+func TestCheckThumbnails(t *testing.T) {
+	dir, hash := newImageDoc(t)
+	live := []string{makeThumbnail(t, dir, hash, 160), makeThumbnail(t, dir, hash, 320)}
+	gone := strings.Repeat("ab", 32)
+	stale := filepath.Join(dir, "files", "thumbs", "640", gone+".jpg")
+	junk := filepath.Join(dir, "files", "thumbs", "notes.txt")
+	writeFile(t, stale, []byte("a thumbnail of a file deleted since"), time.Hour)
+	writeFile(t, junk, []byte("junk"), time.Hour)
+
+	out, err := run(t, "check", "--data", dir)
+	if err != nil || strings.Contains(out, "thumbs") {
+		t.Errorf("check with thumbnails, stale ones too: %v, want exit 0 naming none\n%s", err, out)
+	}
+
+	// An unused file, old enough to count, with a thumbnail of its own.
+	content := testPNG(t, 500, 100)
+	orphan := orphanBlob(dir, content)
+	writeFile(t, orphan, content, time.Hour)
+	sum := sha256.Sum256(content)
+	orphanThumb := makeThumbnail(t, dir, hex.EncodeToString(sum[:]), 160)
+	out, err = run(t, "check", "--data", dir)
+	wantFindings(t, "an unused file with a thumbnail", out, err, orphan)
+	if strings.Contains(out, "thumbs") {
+		t.Errorf("check names a thumbnail as a finding:\n%s", out)
+	}
+
+	out, err = run(t, "check", "--repair", "--data", dir)
+	if err != nil {
+		t.Errorf("check --repair: %v, want exit 0\n%s", err, out)
+	}
+	for _, p := range []string{stale, junk} {
+		if !strings.Contains(out, "removed "+p) {
+			t.Errorf("check --repair's output lacks the removal of %s:\n%s", p, out)
+		}
+	}
+	for _, p := range []string{stale, junk, orphan, orphanThumb} {
+		if exists(p) {
+			t.Errorf("after --repair, %s is still there", p)
+		}
+	}
+	for _, p := range live {
+		if !exists(p) {
+			t.Errorf("after --repair, the thumbnail %s of a document's file is gone", p)
+		}
+	}
+	if out, err := run(t, "check", "--data", dir); err != nil {
+		t.Errorf("check after --repair: %v, want exit 0\n%s", err, out)
 	}
 }
