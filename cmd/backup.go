@@ -21,9 +21,10 @@ func newBackupCmd(cfg *globalConfig) *cobra.Command {
 		Short: "Write a complete, consistent copy of the data directory to DEST (the server may run)",
 		Long: `backup writes a complete data directory to DEST: a consistent copy of the database
 (VACUUM INTO), every file a document uses (hard-linked where the file system allows), and the
-secret that signs document links. It is built under a temporary name beside DEST and renamed
-when whole, so DEST, once it exists, is always complete. DEST must not exist or be an empty
-directory (a mount point, say: then the copy is built inside it and journal.db moved in last).
+secret that signs document links; not the thumbnails, derived data made again on request. It is
+built under a temporary name beside DEST and renamed when whole, so DEST, once it exists, is
+always complete. DEST must not exist or be an empty directory (a mount point, say: then the
+copy is built inside it and journal.db moved in last).
 Serve the copy with: tradejournal serve --data DEST`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -144,5 +145,27 @@ func TestBackupAndCheckNeedAJournal(t *testing.T) {
 		if (name == "missing") != !exists(dir) || len(entries) > 0 {
 			t.Errorf("backup and check of a %s data directory left it with %d entries (exists %v), want it as it was", name, len(entries), exists(dir))
 		}
+	}
+}
+
+// TestBackupLeavesThumbnails: backup copies no thumbnail (derived data);
+// the copy passes check and makes the same thumbnail again on request.
+func TestBackupLeavesThumbnails(t *testing.T) {
+	dir, hash := newImageDoc(t)
+	thumb := makeThumbnail(t, dir, hash, 320)
+	dest := filepath.Join(t.TempDir(), "copy")
+	mustRun(t, "backup", dest, "--data", dir)
+	if exists(filepath.Join(dest, "files", "thumbs")) {
+		t.Errorf("the backup holds files/thumbs, want no thumbnail copied")
+	}
+	if out, err := run(t, "check", "--data", dest); err != nil {
+		t.Errorf("check --data DEST: %v, want exit 0\n%s", err, out)
+	}
+	again, err := os.ReadFile(makeThumbnail(t, dest, hash, 320))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if orig, err := os.ReadFile(thumb); err != nil || !bytes.Equal(again, orig) {
+		t.Errorf("the copy's thumbnail: %d bytes, want the original's %d (%v)", len(again), len(orig), err)
 	}
 }
