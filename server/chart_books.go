@@ -15,7 +15,7 @@ const maxChartBookDocuments = 500
 // given replaces the set (null is a 400: send [] to clear).
 func validateChartBook(f input.Errors, in *db.ChartBookInput, create bool) {
 	checkTitle(f, &in.Title, create, true)
-	f.Text("description", in.Description, maxDescription)
+	f.Text("description", in.Description, input.MaxDescription)
 	checkRef(f, "playbook_id", &in.PlaybookID, create, false)
 	if len(in.DocumentIDs.Value) > maxChartBookDocuments {
 		f.Add("document_ids", fmt.Sprintf("document_ids may hold at most %d documents", maxChartBookDocuments))

@@ -29,7 +29,7 @@ func contentDecoder[In any](validate func(f input.Errors, in *In, create bool)) 
 // (read in the caller's timezone).
 func contentList[T, In any](s *Server, store db.Content[T, In]) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-		page, err := parsePage(r.URL.Query())
+		page, err := input.Page(r.URL.Query())
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -64,14 +64,14 @@ func parseContentFilter(q url.Values, refs []string, timezone string) (db.Conten
 	return filter, f.Err()
 }
 
-// checkTitle checks a title: trimmed, at most maxTitle characters, and when
+// checkTitle checks a title: trimmed, at most input.MaxTitle characters, and when
 // required present on create and never blank or null.
 func checkTitle(f input.Errors, v *db.Optional[string], create, required bool) {
 	v.Value = strings.TrimSpace(v.Value)
 	if required {
 		f.Required("title", *v, create)
 	}
-	f.Text("title", *v, maxTitle)
+	f.Text("title", *v, input.MaxTitle)
 }
 
 // checkRef checks a body's reference to another record by id, and lower-cases

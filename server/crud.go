@@ -38,7 +38,7 @@ func jsonBody[In any](validate func(in *In, create bool) error) decodeFunc[In] {
 // listHandler answers an unfiltered list with a page and its pagination.
 func listHandler[T any](s *Server, list func(ctx context.Context, userID string, page db.Page) ([]T, int, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-		page, err := parsePage(r.URL.Query())
+		page, err := input.Page(r.URL.Query())
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -61,7 +61,7 @@ func filteredList[F, T any](s *Server, parse func(url.Values) (F, error),
 	write func(w http.ResponseWriter, items []T, total int, p db.Page)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 		q := r.URL.Query()
-		page, err := parsePage(q)
+		page, err := input.Page(q)
 		if err != nil {
 			s.writeError(w, r, err)
 			return

@@ -19,7 +19,7 @@ type documentDeletedBody struct {
 
 func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 	q := r.URL.Query()
-	page, err := parsePage(q)
+	page, err := input.Page(q)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"tradejournal/server/input"
+
 	"tradejournal/server/problem"
 
 	"tradejournal/db"
@@ -16,7 +18,7 @@ var exportHeader = []string{"account_number", "symbol", "side", "quantity", "pri
 
 // handleTradeExport streams the fills of the filtered trades as CSV.
 func (s *Server) handleTradeExport(w http.ResponseWriter, r *http.Request, p *db.Principal) {
-	filter, err := parseTradeFilter(r.URL.Query())
+	filter, err := input.TradeFilter(r.URL.Query())
 	if err != nil {
 		s.writeError(w, r, err)
 		return

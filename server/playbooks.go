@@ -35,8 +35,8 @@ func decodePlaybook(w http.ResponseWriter, r *http.Request, create bool) (db.Pla
 	in := req.PlaybookInput
 	f := input.Errors{}
 	checkTitle(f, &in.Title, create, true)
-	f.Text("description", in.Description, maxDescription)
-	f.Text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	f.Text("description", in.Description, input.MaxDescription)
+	f.Text("content_markdown", in.ContentMarkdown, input.MaxMarkdown)
 	in.EntryCriteria = criteria(f, "entry_criteria", req.EntryCriteria)
 	in.ExitCriteria = criteria(f, "exit_criteria", req.ExitCriteria)
 	f.UUIDs("strategy_ids", in.StrategyIDs)

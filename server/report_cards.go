@@ -15,6 +15,6 @@ func validateReportCard(f input.Errors, in *db.ReportCardInput, create bool) {
 	if g := in.Grade; g.Set && !g.Null && (g.Value < 1 || g.Value > 5) {
 		f.Add("grade", "grade must be an integer from 1 to 5")
 	}
-	f.Text("notes_markdown", in.NotesMarkdown, maxMarkdown)
+	f.Text("notes_markdown", in.NotesMarkdown, input.MaxMarkdown)
 	checkIDList(f, "tag_ids", &in.TagIDs)
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"tradejournal/server/input"
+
 	"tradejournal/server/problem"
 
 	"tradejournal/db"
@@ -130,25 +132,25 @@ func (s *Server) routes() []route {
 	return []route{
 		{"GET /api/v1/accounts", "accounts:read", false, listHandler(s, s.db.Accounts)},
 		{"GET /api/v1/accounts/{id}", "accounts:read", false, getHandler(s, "Account", s.db.Account)},
-		{"POST /api/v1/accounts", "accounts:write", false, createHandler(s, jsonBody(validateAccount), s.db.CreateAccount)},
-		{"PUT /api/v1/accounts/{id}", "accounts:write", false, updateHandler(s, "Account", jsonBody(validateAccount), s.db.UpdateAccount)},
+		{"POST /api/v1/accounts", "accounts:write", false, createHandler(s, jsonBody(input.Account), s.db.CreateAccount)},
+		{"PUT /api/v1/accounts/{id}", "accounts:write", false, updateHandler(s, "Account", jsonBody(input.Account), s.db.UpdateAccount)},
 		{"DELETE /api/v1/accounts/{id}", "accounts:write", false, s.handleAccountDelete},
 		{"GET /api/v1/accounts/{id}/status", "accounts:read", false, getHandler(s, "Account", s.db.AccountStatus)},
 
-		{"GET /api/v1/payouts", "accounts:read", false, filteredList(s, parsePayoutFilter, s.db.Payouts, writeList)},
+		{"GET /api/v1/payouts", "accounts:read", false, filteredList(s, input.PayoutFilter, s.db.Payouts, writeList)},
 		{"GET /api/v1/payouts/summary", "accounts:read", false, s.handlePayoutSummary},
 		{"GET /api/v1/payouts/{id}", "accounts:read", false, getHandler(s, "Payout", s.db.Payout)},
-		{"POST /api/v1/payouts", "accounts:write", false, createHandler(s, jsonBody(validatePayout), s.db.CreatePayout)},
-		{"PUT /api/v1/payouts/{id}", "accounts:write", false, updateHandler(s, "Payout", jsonBody(validatePayout), s.db.UpdatePayout)},
+		{"POST /api/v1/payouts", "accounts:write", false, createHandler(s, jsonBody(input.Payout), s.db.CreatePayout)},
+		{"PUT /api/v1/payouts/{id}", "accounts:write", false, updateHandler(s, "Payout", jsonBody(input.Payout), s.db.UpdatePayout)},
 		{"DELETE /api/v1/payouts/{id}", "accounts:write", false, deleteHandler(s, "Payout", s.db.DeletePayout)},
 
-		{"GET /api/v1/expenses", "accounts:read", false, filteredList(s, parseExpenseFilter, s.db.Expenses, writeList)},
+		{"GET /api/v1/expenses", "accounts:read", false, filteredList(s, input.ExpenseFilter, s.db.Expenses, writeList)},
 		{"GET /api/v1/expenses/{id}", "accounts:read", false, getHandler(s, "Expense", s.db.Expense)},
-		{"POST /api/v1/expenses", "accounts:write", false, createHandler(s, jsonBody(validateExpense), s.db.CreateExpense)},
-		{"PUT /api/v1/expenses/{id}", "accounts:write", false, updateHandler(s, "Expense", jsonBody(validateExpense), s.db.UpdateExpense)},
+		{"POST /api/v1/expenses", "accounts:write", false, createHandler(s, jsonBody(input.Expense), s.db.CreateExpense)},
+		{"PUT /api/v1/expenses/{id}", "accounts:write", false, updateHandler(s, "Expense", jsonBody(input.Expense), s.db.UpdateExpense)},
 		{"DELETE /api/v1/expenses/{id}", "accounts:write", false, deleteHandler(s, "Expense", s.db.DeleteExpense)},
 
-		{"GET /api/v1/trades", "trades:read", false, filteredList(s, parseTradeFilter, s.db.TradeListing, writeEncodedList)},
+		{"GET /api/v1/trades", "trades:read", false, filteredList(s, input.TradeFilter, s.db.TradeListing, writeEncodedList)},
 		{"GET /api/v1/trades/{id}", "trades:read", false, getHandler(s, "Trade", s.db.Trade)},
 		{"POST /api/v1/trades", "trades:write", false, createHandler(s, decodeTrade, s.db.CreateTrade)},
 		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.db.UpdateTrade)},

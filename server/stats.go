@@ -16,7 +16,7 @@ import (
 func statsHandler[T any](s *Server, compute func(ctx context.Context, userID string, f db.TradeFilter, q url.Values) (T, error)) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 		q := r.URL.Query()
-		filter, err := parseTradeFilter(q)
+		filter, err := input.TradeFilter(q)
 		if err != nil {
 			s.writeError(w, r, err)
 			return

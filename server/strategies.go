@@ -13,18 +13,6 @@ import (
 	"tradejournal/server/input"
 )
 
-// Length caps of the text fields of strategies and playbooks, in characters.
-const (
-	maxTitle       = 200
-	maxDescription = 10_000
-	maxMarkdown    = 200_000
-	maxRuleText    = 1000
-	maxCategory    = 100
-	maxRules       = 200
-	maxSortOrder   = 1_000_000
-	maxSearch      = 200
-)
-
 // strategyRequest is a strategy body. Its rules are decoded one by one, so
 // a wrong type names the rule: "strategy_rules[2].sort_order".
 type strategyRequest struct {
@@ -52,8 +40,8 @@ func decodeStrategy(w http.ResponseWriter, r *http.Request, create bool) (db.Str
 	in := req.StrategyInput
 	f := input.Errors{}
 	checkTitle(f, &in.Title, create, true)
-	f.Text("description", in.Description, maxDescription)
-	f.Text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	f.Text("description", in.Description, input.MaxDescription)
+	f.Text("content_markdown", in.ContentMarkdown, input.MaxMarkdown)
 	input.NotNull(f, "type", in.Type)
 	f.OneOf("type", in.Type, db.StrategyTypes)
 	if req.StrategyRules.Set {
@@ -61,8 +49,8 @@ func decodeStrategy(w http.ResponseWriter, r *http.Request, create bool) (db.Str
 		if req.StrategyRules.Null {
 			f.Add("strategy_rules", "strategy_rules cannot be null; send [] to remove every rule")
 		}
-		if len(req.StrategyRules.Value) > maxRules {
-			f.Add("strategy_rules", fmt.Sprintf("strategy_rules may hold at most %d rules", maxRules))
+		if len(req.StrategyRules.Value) > input.MaxRules {
+			f.Add("strategy_rules", fmt.Sprintf("strategy_rules may hold at most %d rules", input.MaxRules))
 		}
 		for i, raw := range req.StrategyRules.Value {
 			path := fmt.Sprintf("strategy_rules[%d]", i)
@@ -97,14 +85,14 @@ func decodeRule(f input.Errors, raw json.RawMessage, path string) (db.RuleInput,
 		}
 		rule.ID = strings.ToLower(rule.ID)
 	}
-	if utf8.RuneCountInString(rr.Description) > maxRuleText {
-		fail("description", fmt.Sprintf("must be at most %d characters", maxRuleText))
+	if utf8.RuneCountInString(rr.Description) > input.MaxRuleText {
+		fail("description", fmt.Sprintf("must be at most %d characters", input.MaxRuleText))
 	}
-	if utf8.RuneCountInString(rr.Category) > maxCategory {
-		fail("category", fmt.Sprintf("must be at most %d characters", maxCategory))
+	if utf8.RuneCountInString(rr.Category) > input.MaxCategory {
+		fail("category", fmt.Sprintf("must be at most %d characters", input.MaxCategory))
 	}
-	if rr.SortOrder != nil && (*rr.SortOrder < 0 || *rr.SortOrder > maxSortOrder) {
-		fail("sort_order", fmt.Sprintf("must be an integer from 0 to %d", maxSortOrder))
+	if rr.SortOrder != nil && (*rr.SortOrder < 0 || *rr.SortOrder > input.MaxSortOrder) {
+		fail("sort_order", fmt.Sprintf("must be an integer from 0 to %d", input.MaxSortOrder))
 	}
 	if rr.Severity != nil {
 		if !input.IsOneOf(*rr.Severity, db.RuleSeverities) {
@@ -142,8 +130,8 @@ func parseStrategyFilter(q url.Values) (db.StrategyFilter, error) {
 		Type:   f.QueryEnum("type", v("type"), db.StrategyTypes),
 		Search: v("search"),
 	}
-	if utf8.RuneCountInString(filter.Search) > maxSearch {
-		f.Add("search", fmt.Sprintf("search must be at most %d characters", maxSearch))
+	if utf8.RuneCountInString(filter.Search) > input.MaxSearch {
+		f.Add("search", fmt.Sprintf("search must be at most %d characters", input.MaxSearch))
 	}
 	return filter, f.Err()
 }

@@ -12,6 +12,6 @@ func validateTradingPlan(f input.Errors, in *db.TradingPlanInput, create bool) {
 	checkTitle(f, &in.Title, create, true)
 	f.Date("plan_date", in.PlanDate)
 	checkRef(f, "playbook_id", &in.PlaybookID, create, false)
-	f.Text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	f.Text("content_markdown", in.ContentMarkdown, input.MaxMarkdown)
 	checkIDList(f, "tag_ids", &in.TagIDs)
 }

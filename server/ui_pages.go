@@ -24,7 +24,7 @@ import (
 // the statistics the API serves.
 func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	q := r.URL.Query()
-	filter, err := parseTradeFilter(url.Values{"account_id": q["account_id"], "start_date": q["start_date"], "end_date": q["end_date"]})
+	filter, err := input.TradeFilter(url.Values{"account_id": q["account_id"], "start_date": q["start_date"], "end_date": q["end_date"]})
 	var month time.Time // zero: the calendar picks its month
 	if m := q.Get("month"); err == nil && m != "" {
 		if month, err = time.Parse("2006-01", m); err != nil {
@@ -168,12 +168,12 @@ func (s *Server) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *
 	if !q.Has("limit") {
 		q.Set("limit", "50")
 	}
-	page, err := parsePage(q)
+	page, err := input.Page(q)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	filter, err := parseTradeFilter(q)
+	filter, err := input.TradeFilter(q)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
@@ -327,7 +327,7 @@ var reviewLabels = map[string]string{"star_rating": "Rating", "review_notes": "N
 	"take_profit_levels": "Targets", "playbook_id": "Playbook", "criteria_checklist": "Checklist", "tag_ids": "Tags"}
 
 // handleTradeReview saves the review form through the API's own checks
-// (validateReview and the level and checklist decoders) and the same
+// (input.Review and the level and checklist decoders) and the same
 // UpdateTrade; a bad field shows the page again with the reason.
 func (s *Server) handleTradeReview(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	id, err := input.PathID(r, "Trade")
@@ -357,7 +357,7 @@ func reviewInput(form url.Values) (db.TradeInput, error) {
 	var in db.TradeInput
 	in.StarRating = db.Optional[int]{Set: true, Null: true}
 	if v := form.Get("star_rating"); v != "" {
-		n, _ := strconv.Atoi(v) // 0, or the nearest int, when not one: validateReview refuses it
+		n, _ := strconv.Atoi(v) // 0, or the nearest int, when not one: input.Review refuses it
 		in.StarRating = db.Some(n)
 	}
 	in.ReviewNotes = db.Optional[json.RawMessage]{Set: true, Null: true}
@@ -385,8 +385,8 @@ func reviewInput(form url.Values) (db.TradeInput, error) {
 		in.TagIDs = db.Some(append([]string{}, form["tag_ids"]...))
 	}
 	in.Reviewed = db.Some(form.Get("reviewed") == "true")
-	validateTrade(f, &in, false)
-	validateReview(f, &in)
+	input.Trade(f, &in, false)
+	input.Review(f, &in)
 	return in, f.Err()
 }
 

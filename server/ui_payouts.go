@@ -76,13 +76,13 @@ func formText(form url.Values, field string) db.Optional[string] {
 }
 
 // handlePayoutCreate adds a payout from the form, checked by the API's
-// validatePayout and stored by the same CreatePayout.
+// input.Payout and stored by the same CreatePayout.
 func (s *Server) handlePayoutCreate(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	f := input.Errors{}
 	in := db.PayoutInput{AccountID: formText(r.PostForm, "account_id"), Date: formText(r.PostForm, "date"),
 		TotalAmount: formAmount(f, r.PostForm, "total_amount"), Status: formText(r.PostForm, "status"),
 		Reference: formText(r.PostForm, "reference")}
-	s.afterPayoutsForm(w, r, sess, createFromForm(r.Context(), sess.UserID, f, in, validatePayout, s.db.CreatePayout))
+	s.afterPayoutsForm(w, r, sess, createFromForm(r.Context(), sess.UserID, f, in, input.Payout, s.db.CreatePayout))
 }
 
 // handleExpenseCreate adds an expense from the form, as the API's POST
@@ -92,7 +92,7 @@ func (s *Server) handleExpenseCreate(w http.ResponseWriter, r *http.Request, ses
 	in := db.ExpenseInput{AccountID: formText(r.PostForm, "account_id"), Date: formText(r.PostForm, "date"),
 		Amount: formAmount(f, r.PostForm, "amount"), Category: formText(r.PostForm, "category"),
 		Description: formText(r.PostForm, "description")}
-	s.afterPayoutsForm(w, r, sess, createFromForm(r.Context(), sess.UserID, f, in, validateExpense, s.db.CreateExpense))
+	s.afterPayoutsForm(w, r, sess, createFromForm(r.Context(), sess.UserID, f, in, input.Expense, s.db.CreateExpense))
 }
 
 // createFromForm is a page form's createHandler: what reading the form

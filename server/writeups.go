@@ -11,6 +11,6 @@ import (
 func validateWriteUp(f input.Errors, in *db.WriteUpInput, create bool) {
 	checkRef(f, "trade_id", &in.TradeID, create, true)
 	checkTitle(f, &in.Title, create, false)
-	f.Text("content_markdown", in.ContentMarkdown, maxMarkdown)
+	f.Text("content_markdown", in.ContentMarkdown, input.MaxMarkdown)
 	checkIDList(f, "tag_ids", &in.TagIDs)
 }

@@ -194,6 +194,7 @@ func (f Errors) Timestamp(field, v string) {
 // use for others, and far years break the text order of stored dates.
 const minYear, maxYear = 1900, 2999
 
+// IsDate reports whether s is a date YYYY-MM-DD from 1900 to 2999.
 func IsDate(s string) bool {
 	d, err := time.Parse(db.DateLayout, s)
 	return err == nil && len(s) == 10 && d.Year() >= minYear && d.Year() <= maxYear
@@ -202,6 +203,7 @@ func IsDate(s string) bool {
 // Query parameter readers: each returns the zero value and records a
 // failure for a malformed value; an absent value is the zero value.
 
+// QueryUUID reads an id parameter, lower-cased.
 func (f Errors) QueryUUID(name, v string) string {
 	if v == "" {
 		return ""
@@ -210,6 +212,7 @@ func (f Errors) QueryUUID(name, v string) string {
 	return strings.ToLower(id)
 }
 
+// QueryDate reads a date parameter.
 func (f Errors) QueryDate(name, v string) string {
 	if v != "" && !IsDate(v) {
 		f.Add(name, name+" must be a date YYYY-MM-DD from 1900 to 2999")
@@ -228,6 +231,7 @@ func DateRange(f Errors, q url.Values) (start, end string) {
 	return start, end
 }
 
+// QueryEnum reads a parameter that must be one of allowed.
 func (f Errors) QueryEnum(name, v string, allowed []string) string {
 	if v != "" && !IsOneOf(v, allowed) {
 		f.Add(name, name+" must be one of "+strings.Join(allowed, ", "))
@@ -235,6 +239,7 @@ func (f Errors) QueryEnum(name, v string, allowed []string) string {
 	return v
 }
 
+// QueryNumber reads a number parameter.
 func (f Errors) QueryNumber(name, v string) *float64 {
 	if v == "" {
 		return nil
@@ -247,6 +252,7 @@ func (f Errors) QueryNumber(name, v string) *float64 {
 	return &n
 }
 
+// QueryBoolPtr reads a true/false parameter.
 func (f Errors) QueryBoolPtr(name, v string) *bool {
 	if v == "" {
 		return nil
@@ -259,6 +265,7 @@ func (f Errors) QueryBoolPtr(name, v string) *bool {
 	return &b
 }
 
+// QueryRating reads a rating parameter, 1 to 5.
 func (f Errors) QueryRating(name, v string) *int {
 	if v == "" {
 		return nil
