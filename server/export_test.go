@@ -13,8 +13,8 @@ func (s *Server) RoutePatterns() []string {
 // PagePatterns lists the web interface's patterns, for the page walk.
 func (s *Server) PagePatterns() []string {
 	var out []string
-	for _, p := range s.pages() {
-		out = append(out, p.pattern)
+	for _, p := range s.pages.Routes() {
+		out = append(out, p.Pattern)
 	}
 	return out
 }

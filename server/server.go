@@ -23,6 +23,7 @@ import (
 	"tradejournal/files"
 	"tradejournal/server/auth"
 	"tradejournal/server/upload"
+	"tradejournal/server/web"
 )
 
 // Config holds the server's settings.
@@ -66,6 +67,7 @@ type Server struct {
 	auth    *auth.Authenticator
 	uploads *upload.Uploads
 	docs    *upload.Documents
+	pages   *web.Pages
 }
 
 // The defaults of the upload limits (Config).
@@ -120,8 +122,9 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.wrap(rt))
 	}
-	for _, p := range s.pages() {
-		s.mux.Handle(p.pattern, p.handler)
+	s.pages = web.New(web.Config{DB: d, Log: logger, Auth: s.auth, Uploads: s.uploads, Documents: s.docs, PublicURL: cfg.PublicURL})
+	for _, p := range s.pages.Routes() {
+		s.mux.Handle(p.Pattern, p.Handler)
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
+	"log/slog"
 	"math"
 	"mime"
 	"mime/multipart"
@@ -22,14 +23,44 @@ import (
 	"time"
 
 	"tradejournal/server/problem"
+	"tradejournal/server/upload"
 
 	"tradejournal/db"
 	"tradejournal/server/auth"
 )
 
-// The web interface (DESIGN §11): pages rendered from the templates in ui/,
-// for a browser signed in with an API key. A page calls the same db
-// methods as the API, so every figure it shows is the API's.
+// Pages are the journal's web interface (DESIGN §11): pages rendered from
+// the templates in ui/, for a browser signed in with an API key. A page
+// calls the same db methods and the same checks (server/input) as the API,
+// through the plumbing both share (server/auth, server/problem,
+// server/upload), never the API's handlers; so every figure it shows is
+// the API's.
+type Pages struct {
+	db        *db.DB
+	log       *slog.Logger
+	auth      *auth.Authenticator
+	uploads   *upload.Uploads
+	docs      *upload.Documents
+	publicURL string
+}
+
+// Config is what the pages are given: the journal and the plumbing they
+// share with the API.
+type Config struct {
+	DB        *db.DB
+	Log       *slog.Logger
+	Auth      *auth.Authenticator
+	Uploads   *upload.Uploads
+	Documents *upload.Documents
+	// PublicURL is where browsers reach the server (an https one makes
+	// the session cookie Secure, and is an Origin forms may come from).
+	PublicURL string
+}
+
+// New builds the pages around what they share with the API.
+func New(c Config) *Pages {
+	return &Pages{db: c.DB, log: c.Log, auth: c.Auth, uploads: c.Uploads, docs: c.Documents, publicURL: c.PublicURL}
+}
 
 //go:embed ui
 var uiFiles embed.FS
@@ -37,17 +68,17 @@ var uiFiles embed.FS
 // pageFunc renders one page for a signed-in session.
 type pageFunc func(w http.ResponseWriter, r *http.Request, sess *db.Session)
 
-// pageRoute is one entry of the web interface's route table; the scope a
-// page needs is its wrapper's (page).
-type pageRoute struct {
-	pattern string
-	handler http.Handler
+// Route is one entry of the web interface's route table; the scope a page
+// needs is its wrapper's (page).
+type Route struct {
+	Pattern string
+	Handler http.Handler
 }
 
-// pages is the whole web interface.
-func (s *Server) pages() []pageRoute {
+// Routes is the whole web interface.
+func (s *Pages) Routes() []Route {
 	static, _ := fs.Sub(uiFiles, "ui")
-	return []pageRoute{
+	return []Route{
 		{"GET /{$}", http.RedirectHandler("/dashboard", http.StatusSeeOther)},
 		{"GET /login", http.HandlerFunc(s.handleLoginPage)},
 		{"POST /login", http.HandlerFunc(s.handleLogin)},
@@ -176,7 +207,7 @@ func (l accountList) Number(id string) string {
 
 // accounts reads the user's accounts for a page (a trader has a few; the
 // first 100 are shown).
-func (s *Server) accounts(ctx context.Context, userID string) (accountList, error) {
+func (s *Pages) accounts(ctx context.Context, userID string) (accountList, error) {
 	list, _, err := s.db.Accounts(ctx, userID, db.Page{Limit: 100})
 	return list, err
 }
@@ -196,13 +227,13 @@ func (p pageData) CSRF() string {
 }
 
 // render writes a page; a template error is a bug, answered as a 500.
-func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
+func (s *Pages) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
 	s.renderPart(w, r, status, page, "layout", data)
 }
 
 // renderPart answers with one named template of a page: the whole page
 // ("layout"), or a fragment of it that the page's script asks for.
-func (s *Server) renderPart(w http.ResponseWriter, r *http.Request, status int, page, name string, data any) {
+func (s *Pages) renderPart(w http.ResponseWriter, r *http.Request, status int, page, name string, data any) {
 	var buf bytes.Buffer
 	if err := templates[page].ExecuteTemplate(&buf, name, data); err != nil {
 		s.log.ErrorContext(r.Context(), "render page", "request_id", problem.RequestID(r.Context()), "page", page, "err", err)
@@ -220,12 +251,12 @@ func (s *Server) renderPart(w http.ResponseWriter, r *http.Request, status int, 
 
 // errorPage answers an error as a page: the API's status, message and
 // headers (problem.Answer).
-func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, sess *db.Session, err error) {
+func (s *Pages) errorPage(w http.ResponseWriter, r *http.Request, sess *db.Session, err error) {
 	s.renderError(w, r, sess, problem.Answer(w, r, s.log, err))
 }
 
 // renderError shows e as the error page.
-func (s *Server) renderError(w http.ResponseWriter, r *http.Request, sess *db.Session, e *problem.Problem) {
+func (s *Pages) renderError(w http.ResponseWriter, r *http.Request, sess *db.Session, e *problem.Problem) {
 	msg := problemText(e)
 	data := struct {
 		pageData
@@ -238,17 +269,17 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, sess *db.Se
 // is not signed in (or whose session ended, or whose key was revoked) is
 // sent to /login; a form post must come from this site and carry the
 // session's CSRF token.
-func (s *Server) page(scope string, h pageFunc) http.Handler {
+func (s *Pages) page(scope string, h pageFunc) http.Handler {
 	return s.signedIn(scope, false, h)
 }
 
 // uploadPage is page for a multipart post (a file), which streams: its
 // handler checks the token, the form's first part, before reading on.
-func (s *Server) uploadPage(scope string, h pageFunc) http.Handler {
+func (s *Pages) uploadPage(scope string, h pageFunc) http.Handler {
 	return s.signedIn(scope, true, h)
 }
 
-func (s *Server) signedIn(scope string, multipart bool, h pageFunc) http.Handler {
+func (s *Pages) signedIn(scope string, multipart bool, h pageFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sess := s.auth.Session(r)
 		if sess == nil {
@@ -278,7 +309,7 @@ func (s *Server) signedIn(scope string, multipart bool, h pageFunc) http.Handler
 // takes (a multipart post's handler checks its token as it streams), and,
 // when url-encoded, within maxFormBody and carrying the session's CSRF
 // token.
-func (s *Server) checkForm(w http.ResponseWriter, r *http.Request, sess *db.Session, multipart bool) error {
+func (s *Pages) checkForm(w http.ResponseWriter, r *http.Request, sess *db.Session, multipart bool) error {
 	if !s.sameOrigin(r) || isMultipart(r) != multipart {
 		return errStaleForm
 	}
@@ -325,7 +356,7 @@ func isMultipart(r *http.Request) bool {
 // uploadForm opens a page's file upload as the API's are opened
 // (openUpload) and checks that the form's first part is the session's CSRF
 // token, before any file is read.
-func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request, sess *db.Session) (mr *multipart.Reader, release func(), err error) {
+func (s *Pages) uploadForm(w http.ResponseWriter, r *http.Request, sess *db.Session) (mr *multipart.Reader, release func(), err error) {
 	if mr, release, err = s.uploads.Open(w, r); err != nil {
 		return nil, nil, err
 	}
@@ -345,12 +376,12 @@ func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request, sess *db.Ses
 // maxFormBody bounds a page's form post: what the API takes as a JSON
 // body, so that a form carries any field the API would take (notes of
 // 256 KiB, encoded) and the field's own limit is the one that speaks.
-const maxFormBody = maxJSONBody
+const maxFormBody = 1 << 20
 
 // sameOrigin reports whether a form post comes from this site: its Origin,
 // when the browser sends one, is the origin (scheme, host and port) the
 // request was sent to, or the public URL's (behind a proxy that adds TLS).
-func (s *Server) sameOrigin(r *http.Request) bool {
+func (s *Pages) sameOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return r.Header.Get("Sec-Fetch-Site") == "" || r.Header.Get("Sec-Fetch-Site") == "same-origin"
@@ -360,7 +391,7 @@ func (s *Server) sameOrigin(r *http.Request) bool {
 		scheme = "https"
 	}
 	o := originOf(origin)
-	return o != "" && (o == originOf(scheme+"://"+r.Host) || o == originOf(s.cfg.PublicURL))
+	return o != "" && (o == originOf(scheme+"://"+r.Host) || o == originOf(s.publicURL))
 }
 
 // originOf is a URL's origin as scheme://host:port, lower case and with
@@ -386,7 +417,7 @@ type loginPage struct {
 	As    *db.LoginToken // whom Token signs in as
 }
 
-func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
+func (s *Pages) handleLoginPage(w http.ResponseWriter, r *http.Request) {
 	if s.auth.Session(r) != nil {
 		http.Redirect(w, r, "/dashboard", http.StatusSeeOther)
 		return
@@ -399,7 +430,7 @@ func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
 // login.js posts from the link's fragment. A token is only looked at until
 // the page's button is pressed (confirm), so that a link opened in someone
 // else's browser shows whose journal it opens before it opens it.
-func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
+func (s *Pages) handleLogin(w http.ResponseWriter, r *http.Request) {
 	fail := func(err error) {
 		e := problem.Answer(w, r, s.log, err)
 		if e.Status >= 500 {
@@ -452,7 +483,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 // failedSignIn is the answer to a sign-in that failed with err, in the
 // sign-in page's words: a bad key or link spends the address's failed
 // authentications (auth.Failed); anything else is answered as it is.
-func (s *Server) failedSignIn(w http.ResponseWriter, r *http.Request, err error) error {
+func (s *Pages) failedSignIn(w http.ResponseWriter, r *http.Request, err error) error {
 	var nf *db.NotFoundError
 	switch {
 	case errors.As(err, &nf):
@@ -470,11 +501,11 @@ func (s *Server) failedSignIn(w http.ResponseWriter, r *http.Request, err error)
 
 // secure reports whether the browser reaches the server over https, so
 // that the cookie must never travel without it.
-func (s *Server) secure(r *http.Request) bool {
-	return r.TLS != nil || strings.HasPrefix(s.cfg.PublicURL, "https://")
+func (s *Pages) secure(r *http.Request) bool {
+	return r.TLS != nil || strings.HasPrefix(s.publicURL, "https://")
 }
 
-func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, _ *db.Session) {
+func (s *Pages) handleLogout(w http.ResponseWriter, r *http.Request, _ *db.Session) {
 	if c, err := r.Cookie(auth.SessionCookie); err == nil {
 		if err := s.db.EndSession(r.Context(), c.Value); err != nil {
 			s.errorPage(w, r, nil, err)

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"errors"
@@ -24,7 +24,7 @@ type importPage struct {
 
 // handleImportPage shows the upload form and the history of imports, each
 // with its undo.
-func (s *Server) handleImportPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleImportPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	q := r.URL.Query()
 	var msg string
 	switch {
@@ -36,7 +36,7 @@ func (s *Server) handleImportPage(w http.ResponseWriter, r *http.Request, sess *
 	s.renderImport(w, r, sess, http.StatusOK, importPage{Message: msg})
 }
 
-func (s *Server) renderImport(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p importPage) {
+func (s *Pages) renderImport(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p importPage) {
 	var err error
 	p.pageData = pageData{Session: sess, Nav: "import"}
 	p.CanEdit = sess.Can("trades:write")
@@ -54,7 +54,7 @@ func (s *Server) renderImport(w http.ResponseWriter, r *http.Request, sess *db.S
 // handleImportPost previews (?preview: a dry run) or imports an uploaded
 // file through the API's own form reading and db.Import. The form streams:
 // its first part must be the CSRF token, checked before the file is read.
-func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleImportPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	mr, release, err := s.uploadForm(w, r, sess)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
@@ -85,7 +85,7 @@ func (s *Server) handleImportPost(w http.ResponseWriter, r *http.Request, sess *
 
 // renderPreview answers a dry run: the preview alone for the page's script
 // (X-Fragment), else the page with the preview under the form.
-func (s *Server) renderPreview(w http.ResponseWriter, r *http.Request, sess *db.Session, imp db.Import) {
+func (s *Pages) renderPreview(w http.ResponseWriter, r *http.Request, sess *db.Session, imp db.Import) {
 	if r.Header.Get("X-Fragment") != "preview" {
 		s.renderImport(w, r, sess, http.StatusOK, importPage{Preview: &imp})
 		return
@@ -95,7 +95,7 @@ func (s *Server) renderPreview(w http.ResponseWriter, r *http.Request, sess *db.
 
 // handleImportUndo undoes an import as DELETE /imports/{id} does, without
 // force: an import whose trades carry review work is refused, with why.
-func (s *Server) handleImportUndo(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleImportUndo(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	id, err := input.PathID(r, "Import")
 	if err != nil {
 		s.errorPage(w, r, sess, err)

@@ -1,8 +1,9 @@
-package server
+package web
 
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -22,7 +23,7 @@ import (
 // handleDashboard shows the summary figures, the equity curve and a month
 // of daily net P&L of the trades the filters select (account, dates), from
 // the statistics the API serves.
-func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleDashboard(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	q := r.URL.Query()
 	filter, err := input.TradeFilter(url.Values{"account_id": q["account_id"], "start_date": q["start_date"], "end_date": q["end_date"]})
 	var month time.Time // zero: the calendar picks its month
@@ -163,7 +164,7 @@ func newCalendar(q url.Values, month time.Time, daily []db.DailyStats, now time.
 }
 
 // handleTradesPage lists the trades, filtered and paged as the API's list.
-func (s *Server) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	q := r.URL.Query()
 	if !q.Has("limit") {
 		q.Set("limit", "50")
@@ -237,13 +238,13 @@ type tradePage struct {
 
 // handleTradePage shows one trade: its numbers, fills and rule
 // evaluations, and its review, editable with trades:write.
-func (s *Server) handleTradePage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleTradePage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	s.renderTrade(w, r, sess, http.StatusOK, r.URL.Query().Has("saved"), "", nil)
 }
 
 // renderTrade shows the trade page; typed, when not nil, is a refused
 // review form, whose values the form shows again in place of the trade's.
-func (s *Server) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, saved bool, problem string, typed url.Values) {
+func (s *Pages) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, saved bool, problem string, typed url.Values) {
 	id, err := input.PathID(r, "Trade")
 	if err != nil {
 		s.errorPage(w, r, sess, err)
@@ -327,9 +328,9 @@ var reviewLabels = map[string]string{"star_rating": "Rating", "review_notes": "N
 	"take_profit_levels": "Targets", "playbook_id": "Playbook", "criteria_checklist": "Checklist", "tag_ids": "Tags"}
 
 // handleTradeReview saves the review form through the API's own checks
-// (input.Review and the level and checklist decoders) and the same
+// (input.Review, input.Levels and input.Checklist) and the same
 // UpdateTrade; a bad field shows the page again with the reason.
-func (s *Server) handleTradeReview(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleTradeReview(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	id, err := input.PathID(r, "Trade")
 	if err != nil {
 		s.errorPage(w, r, sess, err)
@@ -364,8 +365,8 @@ func reviewInput(form url.Values) (db.TradeInput, error) {
 	if notes := strings.TrimSpace(strings.ReplaceAll(form.Get("notes"), "\r\n", "\n")); notes != "" {
 		in.ReviewNotes = db.Some(richDoc(notes))
 	}
-	in.StopLossLevels = decodeLevels(f, "stop_loss_levels", levelsInput(f, "stop_loss_levels", form.Get("stop_loss_levels")))
-	in.TakeProfitLevels = decodeLevels(f, "take_profit_levels", levelsInput(f, "take_profit_levels", form.Get("take_profit_levels")))
+	in.StopLossLevels = levelsForm(f, "stop_loss_levels", form.Get("stop_loss_levels"))
+	in.TakeProfitLevels = levelsForm(f, "take_profit_levels", form.Get("take_profit_levels"))
 	// A field the form did not show is left as it is.
 	if form.Has("playbook_id") {
 		in.PlaybookID = db.Optional[string]{Set: true, Null: true}
@@ -374,12 +375,12 @@ func reviewInput(form url.Values) (db.TradeInput, error) {
 		}
 	}
 	if criteria := form["criterion"]; len(criteria) > 0 {
-		var raw []json.RawMessage
-		for _, c := range criteria {
-			b, _ := json.Marshal(map[string]any{"criterion_id": c, "checked": slices.Contains(form["checked"], c)})
-			raw = append(raw, b)
+		checks := make([]db.CriterionCheck, len(criteria))
+		for i, c := range criteria {
+			checks[i] = db.CriterionCheck{CriterionID: c, Checked: slices.Contains(form["checked"], c)}
 		}
-		in.CriteriaChecklist = decodeChecklist(f, db.Some(raw))
+		input.Checklist(f, checks)
+		in.CriteriaChecklist = db.Some(checks)
 	}
 	if form.Has("tags") { // the form showed the tags: those checked are the trade's
 		in.TagIDs = db.Some(append([]string{}, form["tag_ids"]...))
@@ -390,28 +391,36 @@ func reviewInput(form url.Values) (db.TradeInput, error) {
 	return in, f.Err()
 }
 
-// levelsInput reads "4995, 4990@1" (a price, or price@quantity, each) as
-// the JSON levels the API takes.
-func levelsInput(f input.Errors, field, v string) db.Optional[[]json.RawMessage] {
-	out := db.Optional[[]json.RawMessage]{Set: true}
+// levelsForm reads "4995, 4990@1" (a price, or price@quantity, each) as
+// the levels they are, checked as the API checks its levels.
+func levelsForm(f input.Errors, field, v string) db.Optional[[]trading.Level] {
+	out := db.Optional[[]trading.Level]{Set: true, Value: []trading.Level{}}
 	for _, part := range strings.Split(v, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
+		if part = strings.TrimSpace(part); part == "" {
 			continue
 		}
 		price, qty, hasQty := strings.Cut(part, "@")
-		l := map[string]any{"price": json.Number(strings.TrimSpace(price))}
+		l := trading.Level{}
+		ok := formFloat(price, &l.Price)
 		if hasQty {
-			l["quantity"] = json.Number(strings.TrimSpace(qty))
+			l.Quantity = new(float64)
+			ok = formFloat(qty, l.Quantity) && ok
 		}
-		b, err := json.Marshal(l)
-		if err != nil {
+		if !ok {
 			f.Add(field, field+" must be prices such as 4995, 4990@1")
 			return out
 		}
-		out.Value = append(out.Value, b)
+		out.Value = append(out.Value, l)
 	}
+	input.Levels(f, field, out.Value)
 	return out
+}
+
+// formFloat reads a form's finite number into dst.
+func formFloat(s string, dst *float64) bool {
+	n, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	*dst = n
+	return err == nil && !math.IsNaN(n) && !math.IsInf(n, 0)
 }
 
 func levelsText(levels []trading.Level) string {
@@ -510,7 +519,7 @@ func (a accountRow) HasRules() bool {
 // handleAccountsPage shows each account with its prop status (GET
 // /accounts/{id}/status's figures): balance, the floor and the room to it,
 // today's loss left, the target, days, consistency and breaches.
-func (s *Server) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	accounts, err := s.accounts(r.Context(), sess.UserID)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
@@ -537,7 +546,7 @@ func (s *Server) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess
 
 // handleLibraryPage shows the trader's playbooks (criteria, strategies),
 // strategies (rules) and tags, as the API lists them.
-func (s *Server) handleLibraryPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleLibraryPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	ctx, page := r.Context(), db.Page{Limit: 100}
 	playbooks, _, err := s.db.Playbooks(ctx, sess.UserID, page)
 	if err != nil {

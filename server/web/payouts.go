@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"context"
@@ -30,7 +30,7 @@ type payoutsPage struct {
 // handlePayoutsPage shows paid-out against spent per currency (GET
 // /payouts/summary), the latest payouts and expenses, and, with
 // accounts:write, forms to add either.
-func (s *Server) handlePayoutsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handlePayoutsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	var msg string
 	if r.URL.Query().Has("added") {
 		msg = "Added."
@@ -38,7 +38,7 @@ func (s *Server) handlePayoutsPage(w http.ResponseWriter, r *http.Request, sess 
 	s.renderPayouts(w, r, sess, http.StatusOK, payoutsPage{Message: msg})
 }
 
-func (s *Server) renderPayouts(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p payoutsPage) {
+func (s *Pages) renderPayouts(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p payoutsPage) {
 	ctx, page := r.Context(), db.Page{Limit: 50}
 	var err error
 	p.pageData = pageData{Session: sess, Nav: "payouts"}
@@ -77,7 +77,7 @@ func formText(form url.Values, field string) db.Optional[string] {
 
 // handlePayoutCreate adds a payout from the form, checked by the API's
 // input.Payout and stored by the same CreatePayout.
-func (s *Server) handlePayoutCreate(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handlePayoutCreate(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	f := input.Errors{}
 	in := db.PayoutInput{AccountID: formText(r.PostForm, "account_id"), Date: formText(r.PostForm, "date"),
 		TotalAmount: formAmount(f, r.PostForm, "total_amount"), Status: formText(r.PostForm, "status"),
@@ -87,7 +87,7 @@ func (s *Server) handlePayoutCreate(w http.ResponseWriter, r *http.Request, sess
 
 // handleExpenseCreate adds an expense from the form, as the API's POST
 // /expenses does.
-func (s *Server) handleExpenseCreate(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleExpenseCreate(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	f := input.Errors{}
 	in := db.ExpenseInput{AccountID: formText(r.PostForm, "account_id"), Date: formText(r.PostForm, "date"),
 		Amount: formAmount(f, r.PostForm, "amount"), Category: formText(r.PostForm, "category"),
@@ -111,7 +111,7 @@ func createFromForm[In, T any](ctx context.Context, userID string, f input.Error
 
 // afterPayoutsForm answers a payouts page form: back to the page, or the
 // page again with what was wrong.
-func (s *Server) afterPayoutsForm(w http.ResponseWriter, r *http.Request, sess *db.Session, err error) {
+func (s *Pages) afterPayoutsForm(w http.ResponseWriter, r *http.Request, sess *db.Session, err error) {
 	if err == nil {
 		http.Redirect(w, r, "/payouts?added=1", http.StatusSeeOther)
 		return
@@ -124,7 +124,7 @@ func (s *Server) afterPayoutsForm(w http.ResponseWriter, r *http.Request, sess *
 // formProblem answers a form whose save failed: for the form's fault (a
 // 4xx) show gets the status and the reason, to show the page again with
 // it; anything else is the error page.
-func (s *Server) formProblem(w http.ResponseWriter, r *http.Request, sess *db.Session, err error, show func(status int, problem string)) {
+func (s *Pages) formProblem(w http.ResponseWriter, r *http.Request, sess *db.Session, err error, show func(status int, problem string)) {
 	e := problem.Answer(w, r, s.log, err)
 	if e.Status >= 500 {
 		s.renderError(w, r, sess, e)

@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"net/http"
@@ -22,7 +22,7 @@ type documentsPage struct {
 // handleDocumentsPage lists the documents, each opening by its signed link
 // (images in the browser, PDFs downloaded), and, with documents:write, a
 // form to upload one.
-func (s *Server) handleDocumentsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleDocumentsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	var msg string
 	if r.URL.Query().Has("uploaded") {
 		msg = "Uploaded."
@@ -30,7 +30,7 @@ func (s *Server) handleDocumentsPage(w http.ResponseWriter, r *http.Request, ses
 	s.renderDocuments(w, r, sess, http.StatusOK, documentsPage{Message: msg})
 }
 
-func (s *Server) renderDocuments(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p documentsPage) {
+func (s *Pages) renderDocuments(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p documentsPage) {
 	p.pageData = pageData{Session: sess, Nav: "documents"}
 	p.CanEdit, p.Categories = sess.Can("documents:write"), db.DocumentCategories
 	docs, _, err := s.db.Documents(r.Context(), sess.UserID, db.DocumentFilter{}, db.Page{Limit: 100})
@@ -49,7 +49,7 @@ func (s *Server) renderDocuments(w http.ResponseWriter, r *http.Request, sess *d
 
 // handleDocumentPost uploads a document through the API's form reading and
 // Documents.Store; the form's first part must be the session's CSRF token.
-func (s *Server) handleDocumentPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+func (s *Pages) handleDocumentPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	mr, release, err := s.uploadForm(w, r, sess)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
