@@ -315,7 +315,8 @@ func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool
 		}
 		if (trades > 0 || documents > 0 || payouts > 0 || expenses > 0) && !cascade {
 			return Deleted{}, &ConflictError{
-				Message: "Account has trades, documents, payouts or expenses; delete them first or pass cascade=true",
+				Message:  "Account has trades, documents, payouts or expenses; delete them first",
+				Override: "cascade",
 				Details: map[string]string{"trades": strconv.Itoa(trades), "documents": strconv.Itoa(documents),
 					"payouts": strconv.Itoa(payouts), "expenses": strconv.Itoa(expenses)},
 			}

@@ -31,6 +31,10 @@ type InvalidError = trading.InvalidError
 type ConflictError struct {
 	Message string
 	Details map[string]string
+	// Override names the option of the call that goes ahead anyway
+	// (DeleteImport's force, DeleteAccount's cascade), or "" when none
+	// does. Each caller says it in its own words: db speaks no HTTP.
+	Override string
 }
 
 func (e *ConflictError) Error() string { return e.Message }

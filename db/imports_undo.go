@@ -106,8 +106,9 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 		}
 		if reviewed > 0 && !force {
 			return Deleted{}, &ConflictError{
-				Message: "Undoing this import would delete " + plural(reviewed, "reviewed trade") + "; add ?force=true to delete them anyway",
-				Details: map[string]string{"trades": strconv.Itoa(reviewed)},
+				Message:  "Undoing this import would delete " + plural(reviewed, "reviewed trade"),
+				Override: "force",
+				Details:  map[string]string{"trades": strconv.Itoa(reviewed)},
 			}
 		}
 

@@ -337,7 +337,8 @@ func breakdownOf(by string) breakdown {
 func (db *DB) StatsBreakdown(ctx context.Context, userID string, f TradeFilter, by string) ([]BreakdownRow, error) {
 	b := breakdownOf(by)
 	if b.key == "" {
-		return nil, &InvalidError{Field: "by", Message: "by must be one of " + strings.Join(Breakdowns, ", ")}
+		// The caller checks by against Breakdowns, as input.Breakdown does.
+		return nil, fmt.Errorf("stats breakdown: unknown by %q", by)
 	}
 	order := "k IS NULL, " + b.natural
 	if b.natural == "" {

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 
+	"tradejournal/db"
 	"tradejournal/server/problem"
 )
 
@@ -28,9 +30,22 @@ type nestedError struct {
 	Details map[string]string `json:"details,omitempty"`
 }
 
+// overrideHints say, in the API's words, how to go ahead with what a
+// conflict refuses (db.ConflictError's Override).
+var overrideHints = map[string]string{
+	"cascade": " or pass cascade=true",
+	"force":   "; add ?force=true to delete them anyway",
+}
+
 // writeError answers err in the body the route uses (problem.Answer).
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := problem.Answer(w, r, s.log, err)
+	var conflict *db.ConflictError
+	if errors.As(err, &conflict) && overrideHints[conflict.Override] != "" {
+		hinted := *e
+		hinted.Message += overrideHints[conflict.Override]
+		e = &hinted
+	}
 	if e.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", "Bearer") // RFC 6750: the key goes in Authorization: Bearer
 	}

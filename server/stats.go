@@ -50,5 +50,9 @@ func (s *Server) statsEquity(ctx context.Context, userID string, f db.TradeFilte
 
 // statsBreakdown reads by, which is required.
 func (s *Server) statsBreakdown(ctx context.Context, userID string, f db.TradeFilter, q url.Values) ([]db.BreakdownRow, error) {
-	return s.db.StatsBreakdown(ctx, userID, f, strings.TrimSpace(q.Get("by")))
+	by := strings.TrimSpace(q.Get("by"))
+	if err := input.Breakdown(by); err != nil {
+		return nil, err
+	}
+	return s.db.StatsBreakdown(ctx, userID, f, by)
 }
