@@ -18,7 +18,8 @@ type importPage struct {
 	Formats        []string
 	Imports        []db.Import
 	Preview        *db.Import
-	CanEdit        bool // the session may import and undo
+	Undo           *undoConfirm // an undo that needs confirming
+	CanEdit        bool         // the session may import and undo
 	Message, Error string
 }
 
@@ -93,18 +94,26 @@ func (s *Pages) renderPreview(w http.ResponseWriter, r *http.Request, sess *db.S
 	s.renderPart(w, r, http.StatusOK, "import", "preview", imp)
 }
 
-// handleImportUndo undoes an import as DELETE /imports/{id} does, without
-// force: an import whose trades carry review work is refused, with why.
+// undoConfirm is the confirm step of an undo that deletes review work.
+type undoConfirm struct {
+	ImportID, Message string
+}
+
+// handleImportUndo undoes an import as DELETE /imports/{id} does. An import
+// whose trades carry review work is not undone at once: the page asks
+// first, naming what goes, and the confirm's post (force=1) undoes it as
+// DELETE ?force=true does.
 func (s *Pages) handleImportUndo(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	id, err := input.PathID(r, "Import")
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	_, err = s.db.DeleteImport(r.Context(), sess.UserID, id, false)
+	_, err = s.db.DeleteImport(r.Context(), sess.UserID, id, r.PostFormValue("force") == "1")
 	var conflict *db.ConflictError
-	if errors.As(err, &conflict) {
-		s.renderImport(w, r, sess, http.StatusConflict, importPage{Error: conflict.Message})
+	if errors.As(err, &conflict) && conflict.Override == "force" {
+		s.renderImport(w, r, sess, http.StatusConflict, importPage{Undo: &undoConfirm{ImportID: id,
+			Message: conflict.Message + ", with their ratings, notes, tags and checklists."}})
 		return
 	}
 	if err != nil {
