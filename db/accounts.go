@@ -288,6 +288,40 @@ func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountIn
 	})
 }
 
+// AccountDependents counts what belongs to an account and so goes, or is
+// unlinked, with it: a delete's confirm step shows it before anything
+// changes, and DeleteAccount refuses or cascades by it.
+type AccountDependents struct {
+	Trades, WriteUps, Documents, ReportCards, TagLinks, Payouts, Expenses int
+}
+
+// accountDependentsQuery counts an account's dependents, of the user's
+// account only.
+const accountDependentsQuery = `SELECT
+	(SELECT count(*) FROM trades WHERE account_id = a.id),
+	(SELECT count(*) FROM write_ups w JOIN trades t ON t.id = w.trade_id WHERE t.account_id = a.id),
+	(SELECT count(*) FROM documents WHERE account_id = a.id),
+	(SELECT count(*) FROM report_cards WHERE account_id = a.id),
+	(SELECT count(*) FROM account_tags WHERE account_id = a.id),
+	(SELECT count(*) FROM payouts WHERE account_id = a.id),
+	(SELECT count(*) FROM expenses WHERE account_id = a.id)
+	FROM accounts a WHERE a.user_id = ? AND a.id = ?`
+
+func scanAccountDependents(row *sql.Row) (AccountDependents, error) {
+	var n AccountDependents
+	err := row.Scan(&n.Trades, &n.WriteUps, &n.Documents, &n.ReportCards, &n.TagLinks, &n.Payouts, &n.Expenses)
+	if errors.Is(err, sql.ErrNoRows) {
+		return n, notFound("Account")
+	}
+	return n, err
+}
+
+// AccountDependents counts what belongs to one of the user's accounts. It
+// only reads.
+func (db *DB) AccountDependents(ctx context.Context, userID, id string) (AccountDependents, error) {
+	return scanAccountDependents(db.read.QueryRowContext(ctx, accountDependentsQuery, userID, id))
+}
+
 // DeleteAccount removes one of the user's accounts. While trades or
 // documents belong to it, that is a *ConflictError giving their counts,
 // unless cascade is set, when they go with it in the same transaction; the
@@ -295,24 +329,12 @@ func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountIn
 // named it are kept, their account_id set to null.
 func (db *DB) DeleteAccount(ctx context.Context, userID, id string, cascade bool) (Deleted, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
-		var err error
-		var trades, writeUps, documents, reportCards, tagLinks, payouts, expenses int
-		err = tx.QueryRowContext(ctx, `SELECT
-			(SELECT count(*) FROM trades WHERE account_id = a.id),
-			(SELECT count(*) FROM write_ups w JOIN trades t ON t.id = w.trade_id WHERE t.account_id = a.id),
-			(SELECT count(*) FROM documents WHERE account_id = a.id),
-			(SELECT count(*) FROM report_cards WHERE account_id = a.id),
-			(SELECT count(*) FROM account_tags WHERE account_id = a.id),
-			(SELECT count(*) FROM payouts WHERE account_id = a.id),
-			(SELECT count(*) FROM expenses WHERE account_id = a.id)
-			FROM accounts a WHERE a.user_id = ? AND a.id = ?`, userID, id).
-			Scan(&trades, &writeUps, &documents, &reportCards, &tagLinks, &payouts, &expenses)
-		if errors.Is(err, sql.ErrNoRows) {
-			return Deleted{}, notFound("Account")
-		}
+		n, err := scanAccountDependents(tx.QueryRowContext(ctx, accountDependentsQuery, userID, id))
 		if err != nil {
 			return Deleted{}, err
 		}
+		trades, writeUps, documents, reportCards, tagLinks, payouts, expenses :=
+			n.Trades, n.WriteUps, n.Documents, n.ReportCards, n.TagLinks, n.Payouts, n.Expenses
 		if (trades > 0 || documents > 0 || payouts > 0 || expenses > 0) && !cascade {
 			return Deleted{}, &ConflictError{
 				Message:  "Account has trades, documents, payouts or expenses; delete them first",
