@@ -91,9 +91,30 @@ func TestPagesIsolation(t *testing.T) {
 			}
 		}},
 		"POST /imports/{id}/undo": {notFound("POST", "/imports/"+*imp.ID+"/undo", url.Values{"csrf": {csrf}})},
-		"GET /ui/app.css":         {},
-		"GET /ui/login.js":        {},
-		"GET /ui/import.js":       {},
+		"GET /accounts/new":       {shows("/accounts/new")},
+		"POST /accounts": {func(t *testing.T) {
+			// bob's new account is his: alice's list is unchanged.
+			w := bob.send(t, "POST", "/accounts", url.Values{"csrf": {csrf}, "account_number": {"APEX-1"}}, "")
+			if w.Code != http.StatusSeeOther {
+				t.Fatalf("bob creating an account: %d", w.Code)
+			}
+			// It is bob's, named as alice's is; his delete leaves the
+			// journal's counts as they were.
+			var id string
+			if err := e.sql(t).QueryRow(`SELECT id FROM accounts WHERE user_id <> ? AND account_number = 'APEX-1'`, e.userID).Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			if w := bob.send(t, "POST", "/accounts/"+id+"/delete", url.Values{"csrf": {csrf}}, ""); w.Code != http.StatusSeeOther {
+				t.Errorf("bob deleting his account: %d", w.Code)
+			}
+		}},
+		"GET /accounts/{id}/edit":    {notFound("GET", "/accounts/"+e.accountID+"/edit", nil)},
+		"POST /accounts/{id}":        {notFound("POST", "/accounts/"+e.accountID, url.Values{"csrf": {csrf}, "account_number": {"X"}})},
+		"GET /accounts/{id}/delete":  {notFound("GET", "/accounts/"+e.accountID+"/delete", nil)},
+		"POST /accounts/{id}/delete": {notFound("POST", "/accounts/"+e.accountID+"/delete", url.Values{"csrf": {csrf}})},
+		"GET /ui/app.css":            {},
+		"GET /ui/login.js":           {},
+		"GET /ui/import.js":          {},
 	}
 	for _, pattern := range e.srv.PagePatterns() {
 		checks, ok := cases[pattern]

@@ -538,10 +538,19 @@ func (s *Pages) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess 
 			rows[i].TargetPct = int(max(0, min(100, (*t-*left) / *t * 100)))
 		}
 	}
+	var msg string
+	switch q := r.URL.Query(); {
+	case q.Has("saved"):
+		msg = "Saved."
+	case q.Has("deleted"):
+		msg = "Deleted."
+	}
 	s.render(w, r, http.StatusOK, "accounts", struct {
 		pageData
 		Accounts []accountRow
-	}{pageData{Session: sess, Nav: "accounts"}, rows})
+		CanEdit  bool
+		Message  string
+	}{pageData{Session: sess, Nav: "accounts"}, rows, sess.Can("accounts:write"), msg})
 }
 
 // handleLibraryPage shows the trader's playbooks (criteria, strategies),

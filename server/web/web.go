@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -78,6 +79,7 @@ type Route struct {
 // Routes is the whole web interface.
 func (s *Pages) Routes() []Route {
 	static, _ := fs.Sub(uiFiles, "ui")
+	accounts := s.accountPages()
 	return []Route{
 		{"GET /{$}", http.RedirectHandler("/dashboard", http.StatusSeeOther)},
 		{"GET /login", http.HandlerFunc(s.handleLoginPage)},
@@ -89,6 +91,12 @@ func (s *Pages) Routes() []Route {
 		{"POST /trades/{id}/review", s.page("trades:write", s.handleTradeReview)},
 		{"GET /import", s.page("trades:read", s.handleImportPage)},
 		{"GET /accounts", s.page("accounts:read", s.handleAccountsPage)},
+		{"GET /accounts/new", s.page("accounts:write", accounts.newForm(s))},
+		{"POST /accounts", s.page("accounts:write", accounts.createPost(s))},
+		{"GET /accounts/{id}/edit", s.page("accounts:write", accounts.editForm(s))},
+		{"POST /accounts/{id}", s.page("accounts:write", accounts.updatePost(s))},
+		{"GET /accounts/{id}/delete", s.page("accounts:write", s.confirmDelete("Account", "/accounts", "accounts", s.describeAccountDelete))},
+		{"POST /accounts/{id}/delete", s.page("accounts:write", s.deletePost("Account", "/accounts", s.deleteAccount))},
 		{"GET /payouts", s.page("accounts:read", s.handlePayoutsPage)},
 		{"GET /library", s.page("playbooks:read", s.handleLibraryPage)},
 		{"GET /documents", s.page("documents:read", s.handleDocumentsPage)},
@@ -147,9 +155,19 @@ var templates = func() map[string]*template.Template {
 			return ""
 		},
 	}
+	// Every template but the layout is a page; the route table is the
+	// one list of them.
+	pages, err := fs.Glob(uiFiles, "ui/*.html")
+	if err != nil {
+		panic(err)
+	}
 	out := map[string]*template.Template{}
-	for _, page := range []string{"login", "dashboard", "trades", "trade", "import", "accounts", "payouts", "library", "documents", "error"} {
-		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", "ui/"+page+".html"))
+	for _, file := range pages {
+		page := strings.TrimSuffix(path.Base(file), ".html")
+		if page == "layout" {
+			continue
+		}
+		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", file))
 	}
 	return out
 }()
