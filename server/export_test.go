@@ -18,3 +18,15 @@ func (s *Server) PagePatterns() []string {
 	}
 	return out
 }
+
+// PageWrites maps each API write route that a page's post makes to that
+// page's pattern, for the route-parity test.
+func (s *Server) PageWrites() map[string]string {
+	out := map[string]string{}
+	for _, p := range s.pages.Routes() {
+		if p.API != "" {
+			out[p.API] = p.Pattern
+		}
+	}
+	return out
+}

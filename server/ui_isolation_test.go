@@ -22,40 +22,14 @@ func TestPagesIsolation(t *testing.T) {
 	bob := &browser{ts: e.testServer}
 	bob.signIn(t, bobKey)
 	csrf := attr(find(bob.page(t, "/dashboard"), byAttr("name", "csrf"))[0], "value")
+	walk := &pageWalk{e: e, bob: bob, csrf: csrf, aliceIDs: aliceIDs}
+	// Each group of pages adds alice's records it needs and its cases,
+	// before the journal's counts are taken.
+	more := []map[string][]func(t *testing.T){
+		libraryPageCases(t, walk), tradePageCases(t, walk), contentPageCases(t, walk), settingsPageCases(t, walk),
+	}
 	before := tableCounts(t, e)
-	// shows gets a page bob may see: it must answer 200 (an error page
-	// would show nothing of alice's and prove nothing) without any of
-	// alice's records.
-	shows := func(target string) func(t *testing.T) {
-		return func(t *testing.T) {
-			w := bob.send(t, "GET", target, nil, "")
-			if w.Code != http.StatusOK {
-				t.Fatalf("GET %s: %d, want 200", target, w.Code)
-			}
-			for _, id := range aliceIDs {
-				if strings.Contains(w.Body.String(), id) && !strings.Contains(target, id) {
-					t.Errorf("GET %s shows alice's %s", target, id)
-				}
-			}
-			if strings.Contains(w.Body.String(), "ESH6") || strings.Contains(w.Body.String(), "MNQZ5") {
-				t.Errorf("GET %s shows alice's trades", target)
-			}
-		}
-	}
-	redirects := func(target, to string) func(t *testing.T) {
-		return func(t *testing.T) {
-			if w := bob.send(t, "GET", target, nil, ""); w.Code != http.StatusSeeOther || w.Header().Get("Location") != to {
-				t.Errorf("GET %s: %d to %q, want 303 to %s", target, w.Code, w.Header().Get("Location"), to)
-			}
-		}
-	}
-	notFound := func(method, target string, form url.Values) func(t *testing.T) {
-		return func(t *testing.T) {
-			if w := bob.send(t, method, target, form, ""); w.Code != http.StatusNotFound {
-				t.Errorf("%s %s: %d, want 404", method, target, w.Code)
-			}
-		}
-	}
+	shows, redirects, notFound := walk.shows, walk.redirects, walk.notFound
 	cases := map[string][]func(t *testing.T){
 		"GET /{$}":                 {redirects("/", "/dashboard")},
 		"GET /login":               {redirects("/login", "/dashboard")},
@@ -116,6 +90,14 @@ func TestPagesIsolation(t *testing.T) {
 		"GET /ui/login.js":           {},
 		"GET /ui/import.js":          {},
 	}
+	for _, m := range more {
+		for pattern, checks := range m {
+			if _, dup := cases[pattern]; dup {
+				t.Fatalf("page %s has two isolation cases", pattern)
+			}
+			cases[pattern] = checks
+		}
+	}
 	for _, pattern := range e.srv.PagePatterns() {
 		checks, ok := cases[pattern]
 		if !ok {
@@ -128,5 +110,53 @@ func TestPagesIsolation(t *testing.T) {
 	}
 	if after := tableCounts(t, e); after != before {
 		t.Errorf("bob's pages changed alice's journal:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// pageWalk is the page isolation walk's means: alice's journal and the ids
+// of her records, bob's signed-in browser and his form token.
+type pageWalk struct {
+	e        *tradeEnv
+	bob      *browser
+	csrf     string
+	aliceIDs []string
+}
+
+// shows gets a page bob may see: it must answer 200 (an error page would
+// show nothing of alice's and prove nothing) without any of alice's
+// records.
+func (w *pageWalk) shows(target string) func(t *testing.T) {
+	return func(t *testing.T) {
+		r := w.bob.send(t, "GET", target, nil, "")
+		if r.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d, want 200", target, r.Code)
+		}
+		for _, id := range w.aliceIDs {
+			if strings.Contains(r.Body.String(), id) && !strings.Contains(target, id) {
+				t.Errorf("GET %s shows alice's %s", target, id)
+			}
+		}
+		if strings.Contains(r.Body.String(), "ESH6") || strings.Contains(r.Body.String(), "MNQZ5") {
+			t.Errorf("GET %s shows alice's trades", target)
+		}
+	}
+}
+
+// redirects gets a page that sends bob on to another.
+func (w *pageWalk) redirects(target, to string) func(t *testing.T) {
+	return func(t *testing.T) {
+		if r := w.bob.send(t, "GET", target, nil, ""); r.Code != http.StatusSeeOther || r.Header().Get("Location") != to {
+			t.Errorf("GET %s: %d to %q, want 303 to %s", target, r.Code, r.Header().Get("Location"), to)
+		}
+	}
+}
+
+// notFound sends bob's request naming alice's record: a 404, as for a
+// record that does not exist.
+func (w *pageWalk) notFound(method, target string, form url.Values) func(t *testing.T) {
+	return func(t *testing.T) {
+		if r := w.bob.send(t, method, target, form, ""); r.Code != http.StatusNotFound {
+			t.Errorf("%s %s: %d, want 404", method, target, r.Code)
+		}
 	}
 }

@@ -70,45 +70,51 @@ var uiFiles embed.FS
 type pageFunc func(w http.ResponseWriter, r *http.Request, sess *db.Session)
 
 // Route is one entry of the web interface's route table; the scope a page
-// needs is its wrapper's (page).
+// needs is its wrapper's (page). A post that makes one of the API's
+// writes names it (API), for the route-parity test (DESIGN §11).
 type Route struct {
 	Pattern string
 	Handler http.Handler
+	API     string
 }
 
 // Routes is the whole web interface.
 func (s *Pages) Routes() []Route {
 	static, _ := fs.Sub(uiFiles, "ui")
 	accounts := s.accountPages()
-	return []Route{
-		{"GET /{$}", http.RedirectHandler("/dashboard", http.StatusSeeOther)},
-		{"GET /login", http.HandlerFunc(s.handleLoginPage)},
-		{"POST /login", http.HandlerFunc(s.handleLogin)},
-		{"POST /logout", s.page("", s.handleLogout)},
-		{"GET /dashboard", s.page("trades:read", s.handleDashboard)},
-		{"GET /trades", s.page("trades:read", s.handleTradesPage)},
-		{"GET /trades/{id}", s.page("trades:read", s.handleTradePage)},
-		{"POST /trades/{id}/review", s.page("trades:write", s.handleTradeReview)},
-		{"GET /import", s.page("trades:read", s.handleImportPage)},
-		{"GET /accounts", s.page("accounts:read", s.handleAccountsPage)},
-		{"GET /accounts/new", s.page("accounts:write", accounts.newForm(s))},
-		{"POST /accounts", s.page("accounts:write", accounts.createPost(s))},
-		{"GET /accounts/{id}/edit", s.page("accounts:write", accounts.editForm(s))},
-		{"POST /accounts/{id}", s.page("accounts:write", accounts.updatePost(s))},
-		{"GET /accounts/{id}/delete", s.page("accounts:write", s.confirmDelete("Account", "/accounts", "accounts", s.describeAccountDelete))},
-		{"POST /accounts/{id}/delete", s.page("accounts:write", s.deletePost("Account", "/accounts", s.deleteAccount))},
-		{"GET /payouts", s.page("accounts:read", s.handlePayoutsPage)},
-		{"GET /library", s.page("playbooks:read", s.handleLibraryPage)},
-		{"GET /documents", s.page("documents:read", s.handleDocumentsPage)},
-		{"POST /documents", s.uploadPage("documents:write", s.handleDocumentPost)},
-		{"POST /payouts", s.page("accounts:write", s.handlePayoutCreate)},
-		{"POST /expenses", s.page("accounts:write", s.handleExpenseCreate)},
-		{"POST /import", s.uploadPage("trades:write", s.handleImportPost)},
-		{"POST /imports/{id}/undo", s.page("trades:write", s.handleImportUndo)},
-		{"GET /ui/import.js", http.StripPrefix("/ui/", http.FileServerFS(static))},
-		{"GET /ui/app.css", http.StripPrefix("/ui/", http.FileServerFS(static))},
-		{"GET /ui/login.js", http.StripPrefix("/ui/", http.FileServerFS(static))},
+	routes := []Route{
+		{Pattern: "GET /{$}", Handler: http.RedirectHandler("/dashboard", http.StatusSeeOther)},
+		{Pattern: "GET /login", Handler: http.HandlerFunc(s.handleLoginPage)},
+		{Pattern: "POST /login", Handler: http.HandlerFunc(s.handleLogin)},
+		{Pattern: "POST /logout", Handler: s.page("", s.handleLogout)},
+		{Pattern: "GET /dashboard", Handler: s.page("trades:read", s.handleDashboard)},
+		{Pattern: "GET /trades", Handler: s.page("trades:read", s.handleTradesPage)},
+		{Pattern: "GET /trades/{id}", Handler: s.page("trades:read", s.handleTradePage)},
+		{Pattern: "POST /trades/{id}/review", Handler: s.page("trades:write", s.handleTradeReview), API: "PUT /api/v1/trades/{id}"},
+		{Pattern: "GET /import", Handler: s.page("trades:read", s.handleImportPage)},
+		{Pattern: "GET /accounts", Handler: s.page("accounts:read", s.handleAccountsPage)},
+		{Pattern: "GET /accounts/new", Handler: s.page("accounts:write", accounts.newForm(s))},
+		{Pattern: "POST /accounts", Handler: s.page("accounts:write", accounts.createPost(s)), API: "POST /api/v1/accounts"},
+		{Pattern: "GET /accounts/{id}/edit", Handler: s.page("accounts:write", accounts.editForm(s))},
+		{Pattern: "POST /accounts/{id}", Handler: s.page("accounts:write", accounts.updatePost(s)), API: "PUT /api/v1/accounts/{id}"},
+		{Pattern: "GET /accounts/{id}/delete", Handler: s.page("accounts:write", s.confirmDelete("Account", "/accounts", "accounts", s.describeAccountDelete))},
+		{Pattern: "POST /accounts/{id}/delete", Handler: s.page("accounts:write", s.deletePost("Account", "/accounts", s.deleteAccount)), API: "DELETE /api/v1/accounts/{id}"},
+		{Pattern: "GET /payouts", Handler: s.page("accounts:read", s.handlePayoutsPage)},
+		{Pattern: "GET /library", Handler: s.page("playbooks:read", s.handleLibraryPage)},
+		{Pattern: "GET /documents", Handler: s.page("documents:read", s.handleDocumentsPage)},
+		{Pattern: "POST /documents", Handler: s.uploadPage("documents:write", s.handleDocumentPost), API: "POST /api/v1/documents"},
+		{Pattern: "POST /payouts", Handler: s.page("accounts:write", s.handlePayoutCreate), API: "POST /api/v1/payouts"},
+		{Pattern: "POST /expenses", Handler: s.page("accounts:write", s.handleExpenseCreate), API: "POST /api/v1/expenses"},
+		{Pattern: "POST /import", Handler: s.uploadPage("trades:write", s.handleImportPost), API: "POST /api/v1/imports"},
+		{Pattern: "POST /imports/{id}/undo", Handler: s.page("trades:write", s.handleImportUndo), API: "DELETE /api/v1/imports/{id}"},
+		{Pattern: "GET /ui/import.js", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
+		{Pattern: "GET /ui/app.css", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
+		{Pattern: "GET /ui/login.js", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
 	}
+	routes = append(routes, s.libraryRoutes()...)
+	routes = append(routes, s.tradeRoutes()...)
+	routes = append(routes, s.contentRoutes()...)
+	return append(routes, s.settingsRoutes()...)
 }
 
 // templates are the pages, each with the layout.
