@@ -23,12 +23,19 @@ import (
 
 // field is one input of a record's form: the API's name of its field, the
 // label the trader reads, how it is typed in (text, number, select, time,
-// textarea), a select's choices, and a hint below it.
+// date, textarea, or checks: a box per option, for a list of ids), a
+// select's choices (Choices, shown as they are sent, or Options, each
+// with its own words), and a hint below it.
 type field struct {
 	Name, Label, Kind, Hint string
 	Choices                 []string
+	Options                 []option
 	Required                bool
 }
+
+// option is one of a field's choices: the value the form sends and the
+// words the trader reads ("APEX-1" for an account's id).
+type option struct{ Value, Label string }
 
 // form is a record's form as a page shows it: where it posts, its fields,
 // the values in them (the record's, or what was typed), each field's
@@ -43,6 +50,9 @@ type form struct {
 
 // Value is what the form shows in the field name.
 func (f form) Value(name string) string { return f.Values.Get(name) }
+
+// Checked reports whether the checks field name holds value.
+func (f form) Checked(name, value string) bool { return slices.Contains(f.Values[name], value) }
 
 // Error is the field name's reason, "" when it has none.
 func (f form) Error(name string) string { return f.Errors[name] }
@@ -146,6 +156,23 @@ func (r *formReader) whole(name string, clearable bool) db.Optional[int] {
 	return db.Some(n)
 }
 
+// ids reads a checks field: the ids ticked, in the form's order. A form
+// that shows the field sends its empty marker too, so that no box ticked
+// is the empty list (an edit clears it); a form without the field leaves
+// the list as it is.
+func (r *formReader) ids(name string) db.Optional[[]string] {
+	if !r.values.Has(name) {
+		return db.Optional[[]string]{}
+	}
+	out := []string{}
+	for _, v := range r.values[name] {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return db.Some(out)
+}
+
 // err is what reading the form found wrong, as the API's check would say
 // it.
 func (r *formReader) err() error { return r.errs.Err() }
@@ -165,6 +192,9 @@ type recordPages[In, T any] struct {
 	create   func(ctx context.Context, userID string, in In) (T, error)
 	update   func(ctx context.Context, userID, id string, in In) (T, error)
 	describe func(T) string // the record as its edit's title names it
+	// defaults fill a new record's form as it first shows (today's
+	// date, the record a link names); nil shows it empty.
+	defaults func(r *http.Request, sess *db.Session) url.Values
 }
 
 // formPage is the data of the record form template.
@@ -181,8 +211,12 @@ func (rp recordPages[In, T]) render(s *Pages, w http.ResponseWriter, r *http.Req
 // newForm shows an empty form for a new record.
 func (rp recordPages[In, T]) newForm(s *Pages) pageFunc {
 	return func(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+		values := url.Values{}
+		if rp.defaults != nil {
+			values = rp.defaults(r, sess)
+		}
 		rp.render(s, w, r, sess, http.StatusOK, form{Title: "New " + strings.ToLower(rp.kind), Action: rp.path,
-			Submit: "Create " + strings.ToLower(rp.kind), Values: url.Values{}})
+			Submit: "Create " + strings.ToLower(rp.kind), Values: values})
 	}
 }
 
