@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -390,5 +391,82 @@ func TestDeleteTradeKeepsDocuments(t *testing.T) {
 	}
 	if _, total, err := f.d.Documents(ctx, f.alice, DocumentFilter{}, Page{Limit: 10}); err != nil || total != 3 {
 		t.Errorf("alice's documents after every delete: %d, %v; want 3", total, err)
+	}
+}
+
+// TestListingDocumentCount: a list item's document_count is read with the
+// page, beside its tags, so that a document deleted elsewhere counts at
+// once; the stored listing holds 0 throughout and is not rewritten, and
+// IntegrityCheck finds it sound.
+func TestListingDocumentCount(t *testing.T) {
+	f := newDocFixture(t)
+	ctx := t.Context()
+	group, err := f.d.CreateTagGroup(ctx, f.alice, "Setups", "#ff0000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag, err := f.d.CreateTag(ctx, f.alice, group.ID, "ORB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.d.UpdateTrade(ctx, f.alice, f.trade, TradeInput{TagIDs: Some([]string{tag.ID}),
+		DocumentIDs: Some([]string{f.one, f.two})}); err != nil {
+		t.Fatal(err)
+	}
+	stored := func() string {
+		t.Helper()
+		var listing string
+		if err := f.d.read.QueryRowContext(ctx, `SELECT CAST(listing AS TEXT) FROM trades WHERE id = ?`, f.trade).Scan(&listing); err != nil {
+			t.Fatal(err)
+		}
+		return listing
+	}
+	before := stored()
+	listedAs := func(want string) {
+		t.Helper()
+		listed, _, err := f.d.TradeListing(ctx, f.alice, TradeFilter{}, Page{Limit: 10})
+		if err != nil || len(listed) != 1 || !strings.Contains(string(listed[0]), want) {
+			t.Errorf("listed as %s, %v; want %s in it", listed, err, want)
+		}
+	}
+	tags := `"tags":[{"id":"` + tag.ID + `","name":"ORB","tag_group_id":"` + group.ID + `","groupColor":"#ff0000"}]`
+	listedAs(`],"document_count":2,` + tags + `,"created_at":`)
+	if _, err := f.d.DeleteDocument(ctx, f.alice, f.one); err != nil {
+		t.Fatal(err)
+	}
+	listedAs(`],"document_count":1,` + tags + `,"created_at":`)
+	if after := stored(); after != before || !strings.Contains(after, `],"document_count":0,"tags":[],"created_at":`) {
+		t.Errorf("stored listing\nbefore %s\n after %s\nwant them equal, with document_count 0 and no tags", before, after)
+	}
+	if problems, err := f.d.IntegrityCheck(ctx); err != nil || len(problems) != 0 {
+		t.Errorf("IntegrityCheck: %q, %v", problems, err)
+	}
+}
+
+// TestTradeDocumentPlans: the list's document counts, a trade's documents
+// and a document's links are each found on an index of trade_documents,
+// never by a scan.
+func TestTradeDocumentPlans(t *testing.T) {
+	f := newDocFixture(t)
+	where, args := TradeFilter{}.where(f.alice)
+	for _, c := range []struct {
+		query string
+		args  []any
+		want  string
+	}{
+		{pageQuery(`t.id, `+documentCount, where, Page{}), append(args, 100, 0),
+			"SEARCH trade_documents USING PRIMARY KEY (trade_id=?)"},
+		{`SELECT document_id FROM trade_documents WHERE trade_id = ?`, []any{f.trade},
+			"SEARCH trade_documents USING PRIMARY KEY (trade_id=?)"},
+		{`SELECT count(*) FROM trade_documents WHERE document_id = ?`, []any{f.one},
+			"SEARCH trade_documents USING COVERING INDEX trade_documents_document (document_id=?)"},
+	} {
+		plan, err := f.d.explain(t.Context(), c.query, c.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(plan, c.want) || slices.ContainsFunc(plan, func(s string) bool { return strings.HasPrefix(s, "SCAN") }) {
+			t.Errorf("plan %q of %s; want %q and no scan", plan, c.query, c.want)
+		}
 	}
 }

@@ -69,7 +69,8 @@ func unlisted(t *testing.T, d *DB) int {
 
 // TestListingFollowsEveryChange: a trade's listing is the trade as read from
 // its rows after each kind of change, and tags (whose names and colours
-// change without the trade) are read with the page.
+// change without the trade) and document counts (a document deleted
+// elsewhere unlinks itself) are read with the page.
 func TestListingFollowsEveryChange(t *testing.T) {
 	d := newTestDB(t)
 	ctx := t.Context()
@@ -96,6 +97,14 @@ func TestListingFollowsEveryChange(t *testing.T) {
 		Side: Some("short"), EntryDate: Some("2026-02-06"), Quantity: Some(2.0), EntryPrice: Some(6000.0)})
 	if err != nil {
 		t.Fatal(err)
+	}
+	var docs []string
+	for _, hash := range []string{"a", "b"} {
+		doc, err := d.CreateDocument(ctx, userID, upload("B-1", hashOf(hash)), func() error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, doc.ID)
 	}
 	checkListings(t, d)
 
@@ -129,8 +138,26 @@ func TestListingFollowsEveryChange(t *testing.T) {
 			_, _, err := d.SetInstrument(ctx, userID, "NQ", 5, "futures")
 			return err
 		}},
+		{"documents linked", func() error {
+			_, err := d.UpdateTrade(ctx, userID, withFills.ID, TradeInput{DocumentIDs: Some(docs)})
+			return err
+		}},
+		{"a document uploaded for the trade", func() error {
+			in := upload("", hashOf("c"))
+			in.TradeID = withFills.ID
+			_, err := d.CreateDocument(ctx, userID, in, func() error { return nil })
+			return err
+		}},
+		{"a linked document deleted", func() error {
+			_, err := d.DeleteDocument(ctx, userID, docs[0])
+			return err
+		}},
 		{"tags cleared", func() error {
 			_, err := d.UpdateTrade(ctx, userID, withFills.ID, TradeInput{TagIDs: Some([]string{})})
+			return err
+		}},
+		{"documents cleared", func() error {
+			_, err := d.UpdateTrade(ctx, userID, withFills.ID, TradeInput{DocumentIDs: Some([]string{})})
 			return err
 		}},
 	}

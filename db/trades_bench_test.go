@@ -127,6 +127,39 @@ func BenchmarkTrades(b *testing.B) {
 			b.ReportMetric(float64(raw)/float64(ours), "x-raw")
 		})
 	}
+	// The first page again, with two documents on every third trade and a
+	// tag on every tenth: each of those listings gets its count and tags
+	// put in.
+	linkEvery(b, d, userID, accountID)
+	b.Run("list/documents/offset=0", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := d.TradeListing(ctx, userID, TradeFilter{}, Page{Limit: 100}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// linkEvery links two documents to every third of the user's trades and a
+// tag to every tenth, straight through SQL.
+func linkEvery(b *testing.B, d *DB, userID, accountID string) {
+	for _, q := range []string{
+		`INSERT INTO documents (id, user_id, account_id, document_name, category, file_name, file_size, mime_type,
+			blob_hash, created_at, updated_at) VALUES
+			('bench-d1', ?1, ?2, 'Entry', 'receipt', 'entry.png', 3, 'image/png', 'x', 'x', 'x'),
+			('bench-d2', ?1, ?2, 'Exit', 'receipt', 'exit.png', 3, 'image/png', 'x', 'x', 'x')`,
+		`INSERT INTO trade_documents (trade_id, document_id, position)
+			SELECT id, 'bench-d' || p, p FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM trades WHERE user_id = ?1),
+			(SELECT 1 AS p UNION ALL SELECT 2) WHERE n % 3 = 0`,
+		`INSERT INTO tag_groups (id, user_id, name, color, created_at, updated_at) VALUES ('bench-g', ?1, 'G', '#000000', 'x', 'x')`,
+		`INSERT INTO tags (id, user_id, tag_group_id, name, created_at, updated_at) VALUES ('bench-t', ?1, 'bench-g', 'T', 'x', 'x')`,
+		`INSERT INTO trade_tags (trade_id, tag_id)
+			SELECT id, 'bench-t' FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM trades WHERE user_id = ?1) WHERE n % 10 = 0`,
+	} {
+		if _, err := d.write.Exec(q, userID, accountID); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // rawPage times n runs of the raw page query at offset through a connection
