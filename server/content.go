@@ -10,20 +10,25 @@ import (
 )
 
 // The four kinds of content (write-ups, trading plans, chart books, report
-// cards) differ only in their fields: each kind's file gives its validate,
+// cards) differ only in their fields: each kind's check is server/input's,
 // and the route table builds its five handlers from the shared builders
 // (crud.go) over the kind's db.Content store.
 
 // contentDecoder reads a content body (jsonBody) and checks it with the
-// kind's validate, which normalises it in place; create says whether
+// kind's check, which normalises it in place; create says whether
 // required fields must be present.
-func contentDecoder[In any](validate func(f input.Errors, in *In, create bool)) decodeFunc[In] {
-	return jsonBody(func(in *In, create bool) error {
-		f := input.Errors{}
-		validate(f, in, create)
-		return f.Err()
-	})
+func contentDecoder[In any](validate func(in *In, create bool) error) decodeFunc[In] {
+	return jsonBody(validate)
 }
+
+// The kinds' checks are server/input's, which the journal pages' forms
+// call too.
+var (
+	validateWriteUp     = input.WriteUp
+	validateTradingPlan = input.TradingPlan
+	validateChartBook   = input.ChartBook
+	validateReportCard  = input.ReportCard
+)
 
 // contentList answers a kind's list, filtered by its references and dates
 // (read in the caller's timezone).
@@ -64,33 +69,5 @@ func parseContentFilter(q url.Values, refs []string, timezone string) (db.Conten
 	return filter, f.Err()
 }
 
-// checkTitle checks a title: trimmed, at most input.MaxTitle characters, and when
-// required present on create and never blank or null.
-func checkTitle(f input.Errors, v *db.Optional[string], create, required bool) {
-	v.Value = strings.TrimSpace(v.Value)
-	if required {
-		f.Required("title", *v, create)
-	}
-	f.Text("title", *v, input.MaxTitle)
-}
-
-// checkRef checks a body's reference to another record by id, and lower-cases
-// it. A required one must be present on create and is never null; an
-// optional one is cleared by null.
-func checkRef(f input.Errors, field string, v *db.Optional[string], create, required bool) {
-	switch {
-	case required && v.Null:
-		f.Add(field, field+" cannot be null")
-	case required && create && !v.Set:
-		f.Add(field, field+" is required")
-	case v.Set && !v.Null:
-		f.UUID(field, v.Value)
-	}
-	v.Value = strings.ToLower(v.Value)
-}
-
-// checkIDList checks a list of ids in a body and lower-cases them.
-func checkIDList(f input.Errors, field string, v *db.Optional[[]string]) {
-	f.UUIDs(field, *v)
-	input.LowerIDs(v)
-}
+// checkTitle is input.Title, for the playbooks' and strategies' checks.
+var checkTitle = input.Title
