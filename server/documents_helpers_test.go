@@ -19,6 +19,7 @@ type docJSON struct {
 	UserID       string `json:"user_id"`
 	AccountID    string `json:"account_id"`
 	DocumentURL  string `json:"document_url"`
+	ThumbnailURL string `json:"thumbnail_url"` // "" for null
 	DocumentName string `json:"document_name"`
 	Category     string `json:"category"`
 	FileName     string `json:"file_name"`

@@ -41,7 +41,7 @@ func TestDocumentReplace(t *testing.T) {
 	r := ts.mustUpload(t, key, []part{field("replace", "true"), field("document_id", d.ID),
 		filePart("scan.png", png)}, http.StatusOK)
 	want := d
-	want.DocumentURL = r.DocumentURL
+	want.DocumentURL, want.ThumbnailURL = r.DocumentURL, r.DocumentURL+"&w=320" // now an image
 	want.FileName, want.FileSize, want.MIMEType = "scan.png", int64(len(png)), "image/png"
 	want.UpdatedAt = later.UTC().Format("2006-01-02T15:04:05.000Z")
 	if r != want {

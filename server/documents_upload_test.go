@@ -41,6 +41,9 @@ func TestUploadAndDownload(t *testing.T) {
 			want := docJSON{ID: d.ID, UserID: userID, AccountID: a.ID, DocumentURL: d.DocumentURL,
 				DocumentName: "Payout March", Category: "payout-confirmation", FileName: tt.name,
 				FileSize: int64(len(content)), MIMEType: tt.mime, CreatedAt: t0Text, UpdatedAt: t0Text}
+			if tt.mime != "application/pdf" { // an image's thumbnail is its link at 320 px
+				want.ThumbnailURL = d.DocumentURL + "&w=320"
+			}
 			if d != want {
 				t.Errorf("document:\n got %+v\nwant %+v", d, want)
 			}

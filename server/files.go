@@ -5,9 +5,11 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
+	"tradejournal/server/input"
 	"tradejournal/server/problem"
 	"tradejournal/server/upload"
 
@@ -24,13 +26,26 @@ func (s *Server) handleFileDownload(w http.ResponseWriter, r *http.Request, _ *d
 	// The signature is in the URL: a page the file links to must not
 	// receive it in a Referer.
 	w.Header().Set("Referrer-Policy", "no-referrer")
-	if err := files.Verify(s.cfg.Secret, id, q.Get("expires"), q.Get("sig"), s.db.Now()); err != nil {
+	err := files.Verify(s.cfg.Secret, id, q.Get("expires"), q.Get("sig"), s.db.Now())
+	if err != nil {
 		s.writeError(w, r, linkError(err))
 		return
+	}
+	// ?w= asks for the image scaled down to that width (DESIGN §13); it is
+	// checked before the document is, whatever the document's type.
+	width := 0
+	if q.Has("w") {
+		if width, err = strconv.Atoi(q.Get("w")); err != nil || !files.IsThumbnailWidth(width) {
+			s.writeError(w, r, input.Invalid("w", "w must be 160, 320, 640 or 1280"))
+			return
+		}
 	}
 	d, err := s.db.DocumentFile(r.Context(), id)
 	if err != nil {
 		s.writeError(w, r, err)
+		return
+	}
+	if width > 0 && s.serveThumbnail(w, r, d, width) {
 		return
 	}
 	f, err := s.files.Open(d.BlobHash)
@@ -57,6 +72,30 @@ func (s *Server) handleFileDownload(w http.ResponseWriter, r *http.Request, _ *d
 	h.Set("ETag", `"`+d.BlobHash+`"`)
 	h.Set("Cache-Control", "private, no-cache")
 	http.ServeContent(upload.Downloading(w), r, d.FileName, time.Time{}, f)
+}
+
+// serveThumbnail serves d scaled down to width, made on its first request
+// and kept under files/thumbs/, and reports whether it did: a document
+// that has none (not an image, no wider than width, over 50 megapixels,
+// not decodable) is served as it is by the caller.
+func (s *Server) serveThumbnail(w http.ResponseWriter, r *http.Request, d db.Document, width int) bool {
+	f, contentType, ok, err := s.files.Thumbnail(d.BlobHash, d.MIMEType, width)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// The original can still be served; a thumbnail is derived data.
+		s.log.WarnContext(r.Context(), "make a thumbnail", "request_id", problem.RequestID(r.Context()), "blob", d.BlobHash, "err", err)
+	}
+	if !ok || err != nil {
+		return false
+	}
+	defer f.Close()
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Security-Policy", "sandbox")
+	h.Set("Content-Disposition", "inline")
+	h.Set("ETag", `"`+d.BlobHash+"-w"+strconv.Itoa(width)+`"`)
+	h.Set("Cache-Control", "private, no-cache")
+	http.ServeContent(upload.Downloading(w), r, "", time.Time{}, f)
+	return true
 }
 
 // linkError is the 403 for a link that does not verify.

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"tradejournal/db"
 )
 
 // TestLoadMixed drives the real handler over real connections with 64
@@ -76,7 +74,7 @@ func TestLoadMixed(t *testing.T) {
 					status, body = send("POST", "/api/v1/trades", e.tradeBody("NQZ5", "long",
 						fills(1, fmt.Sprintf("buy 1@%d", 20000+c), fmt.Sprintf("sell 1@%d", 20010+i))))
 					if status == http.StatusCreated {
-						mine = append(mine, decode[struct{ Data db.Trade }](t, []byte(body)).Data.ID)
+						mine = append(mine, decode[struct{ Data createdTrade }](t, []byte(body)).Data.ID)
 					}
 				case update:
 					status, body = send("PUT", "/api/v1/trades/"+mine[len(mine)-1], `{"status": "loss"}`)

@@ -154,9 +154,9 @@ func (s *Server) routes() []route {
 		{"DELETE /api/v1/expenses/{id}", "accounts:write", false, deleteHandler(s, "Expense", s.db.DeleteExpense)},
 
 		{"GET /api/v1/trades", "trades:read", false, filteredList(s, input.TradeFilter, s.db.TradeListing, writeEncodedList)},
-		{"GET /api/v1/trades/{id}", "trades:read", false, getHandler(s, "Trade", s.db.Trade)},
-		{"POST /api/v1/trades", "trades:write", false, createHandler(s, decodeTrade, s.db.CreateTrade)},
-		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.db.UpdateTrade)},
+		{"GET /api/v1/trades/{id}", "trades:read", false, getHandler(s, "Trade", s.tradeRead)},
+		{"POST /api/v1/trades", "trades:write", false, createHandler(s, decodeTrade, s.tradeCreate)},
+		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.tradeUpdate)},
 		{"DELETE /api/v1/trades/{id}", "trades:write", false, deleteHandler(s, "Trade", s.db.DeleteTrade)},
 		{"POST /api/v1/trades/bulk", "trades:write", false, s.handleTradeBulk},
 

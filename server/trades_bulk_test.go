@@ -270,7 +270,7 @@ func TestTradeBulkRefusals(t *testing.T) {
 	if status != http.StatusCreated {
 		t.Fatalf("bob's trade: %d %s", status, raw)
 	}
-	bobTrade := decode[struct{ Data db.Trade }](t, raw).Data.ID
+	bobTrade := decode[struct{ Data createdTrade }](t, raw).Data.ID
 	bobTag := e.newTag(t, bob, e.newGroup(t, bob, "Mine").ID, "Mine")
 	bobPlaybook := e.createPlaybook(t, bob, `{"title": "Bob's"}`)
 	_, readOnly := e.newKey(t, "alice", "read", false)

@@ -43,7 +43,7 @@ func (e *tradeEnv) create(t testing.TB, body string) (db.Trade, string) {
 	if status != http.StatusCreated {
 		t.Fatalf("POST /api/v1/trades %s: got %d %s, want 201", body, status, b)
 	}
-	return decode[struct{ Data db.Trade }](t, b).Data, string(b)
+	return decode[struct{ Data createdTrade }](t, b).Data.Trade, string(b)
 }
 
 // fills writes an executions field from "side qty@price" words, a minute
@@ -379,4 +379,12 @@ func mustExec(t *testing.T, raw interface {
 	if _, err := raw.Exec(query, args...); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
+}
+
+// createdTrade is POST /api/v1/trades's answer: the trade as listed, with
+// its documents (DESIGN §13).
+type createdTrade struct {
+	db.Trade
+	DocumentIDs []string          `json:"document_ids"`
+	Documents   []json.RawMessage `json:"documents"`
 }

@@ -46,6 +46,8 @@ func Trade(f Errors, in *db.TradeInput, create bool) {
 	}
 	f.UUIDs("tag_ids", in.TagIDs)
 	LowerIDs(&in.TagIDs)
+	f.UUIDs("document_ids", in.DocumentIDs)
+	LowerIDs(&in.DocumentIDs)
 }
 
 // Execution checks one fill of a trade, named path in the reasons.

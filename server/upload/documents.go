@@ -42,7 +42,7 @@ var uploadExtensions = map[string]string{
 var uploadTypes = slices.Sorted(maps.Keys(uploadExtensions))
 
 // uploadFields are the form's text fields; other parts are ignored.
-var uploadFields = []string{"document_name", "category", "account_number", "replace", "document_id"}
+var uploadFields = []string{"document_name", "category", "account_number", "replace", "document_id", "trade_id"}
 
 // Unavailable is the 503 of a busy server, with Retry-After.
 func Unavailable(w http.ResponseWriter) error {
@@ -208,8 +208,9 @@ func (e *errRecorder) Read(p []byte) (int, error) {
 }
 
 // validateUpload checks the form's fields. A new document needs
-// document_name, category and account_number; a replace needs document_id,
-// and keeps the document's own metadata where the form leaves a field out.
+// document_name, category and account_number (or a trade_id, whose trade's
+// account it then is, DESIGN §13); a replace needs document_id, and keeps
+// the document's own metadata where the form leaves a field out.
 func validateUpload(form *Form) (db.DocumentUpload, string, error) {
 	f := input.Errors{}
 	fields := form.fields
@@ -230,8 +231,15 @@ func validateUpload(form *Form) (db.DocumentUpload, string, error) {
 	case replaceID != "":
 		f.UUID("document_id", replaceID)
 	}
+	tradeID := strings.ToLower(fields["trade_id"])
+	if tradeID != "" {
+		if replace {
+			f.Add("trade_id", "trade_id is only used on a new document")
+		}
+		f.UUID("trade_id", tradeID)
+	}
 	for _, name := range []string{"document_name", "category", "account_number"} {
-		if fields[name] == "" && !replace {
+		if fields[name] == "" && !replace && !(name == "account_number" && tradeID != "") {
 			f.Add(name, name+" is required")
 		}
 	}
@@ -239,6 +247,7 @@ func validateUpload(form *Form) (db.DocumentUpload, string, error) {
 		AccountNumber: fields["account_number"],
 		DocumentName:  fields["document_name"],
 		Category:      fields["category"],
+		TradeID:       tradeID,
 	}
 	f.Text("document_name", db.Some(in.DocumentName), MaxDocumentName)
 	f.Text("account_number", db.Some(in.AccountNumber), 128)

@@ -13,30 +13,70 @@ import (
 // Document is a document as the API and the pages show it: its record and a freshly
 // signed link to its file.
 type Document struct {
-	ID           string `json:"id"`
-	UserID       string `json:"user_id"`
-	AccountID    string `json:"account_id"`
-	DocumentURL  string `json:"document_url"`
-	DocumentName string `json:"document_name"`
-	Category     string `json:"category"`
-	FileName     string `json:"file_name"`
-	FileSize     int64  `json:"file_size"`
-	MIMEType     string `json:"mime_type"`
-	CreatedAt    string `json:"created_at"`
-	UpdatedAt    string `json:"updated_at"`
+	ID           string  `json:"id"`
+	UserID       string  `json:"user_id"`
+	AccountID    string  `json:"account_id"`
+	DocumentURL  string  `json:"document_url"`
+	ThumbnailURL *string `json:"thumbnail_url"` // an image's, scaled to 320 px wide; null for others
+	DocumentName string  `json:"document_name"`
+	Category     string  `json:"category"`
+	FileName     string  `json:"file_name"`
+	FileSize     int64   `json:"file_size"`
+	MIMEType     string  `json:"mime_type"`
+	CreatedAt    string  `json:"created_at"`
+	UpdatedAt    string  `json:"updated_at"`
 }
 
 // Present shows d with a newly signed link, valid a year from now:
 // every read gets its own. The file name in the path is only for browsers.
 func (s *Documents) Present(d db.Document) Document {
-	expires := s.DB.Now().AddDate(1, 0, 0).Unix()
-	link := s.PublicURL + "/api/v1/files/" + d.ID + "/" + url.PathEscape(d.FileName) +
-		"?expires=" + strconv.FormatInt(expires, 10) + "&sig=" + files.Sign(s.Secret, d.ID, expires)
+	link := s.Link(d.ID, d.FileName)
 	return Document{
-		ID: d.ID, UserID: d.UserID, AccountID: d.AccountID, DocumentURL: link,
+		ID: d.ID, UserID: d.UserID, AccountID: d.AccountID, DocumentURL: link, ThumbnailURL: ThumbnailURL(link, d.MIMEType),
 		DocumentName: d.DocumentName, Category: d.Category, FileName: d.FileName, FileSize: d.FileSize,
 		MIMEType: d.MIMEType, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 	}
+}
+
+// Link is a newly signed link to the document id's file, valid a year from
+// now.
+func (s *Documents) Link(id, fileName string) string {
+	expires := s.DB.Now().AddDate(1, 0, 0).Unix()
+	return s.PublicURL + "/api/v1/files/" + id + "/" + url.PathEscape(fileName) +
+		"?expires=" + strconv.FormatInt(expires, 10) + "&sig=" + files.Sign(s.Secret, id, expires)
+}
+
+// ThumbnailURL is the link of a PNG, JPEG or WebP document's thumbnail, its
+// own link with &w=320 (DESIGN §13); nil for other documents.
+func ThumbnailURL(link, mimeType string) *string {
+	switch mimeType {
+	case "image/png", "image/jpeg", "image/webp":
+		thumb := link + "&w=320"
+		return &thumb
+	}
+	return nil
+}
+
+// TradeDocument is one of a trade's documents as the API shows it, with
+// its links.
+type TradeDocument struct {
+	ID           string  `json:"id"`
+	DocumentName string  `json:"document_name"`
+	FileName     string  `json:"file_name"`
+	MIMEType     string  `json:"mime_type"`
+	DocumentURL  string  `json:"document_url"`
+	ThumbnailURL *string `json:"thumbnail_url"`
+}
+
+// PresentTrade shows a trade's documents with their links.
+func (s *Documents) PresentTrade(docs []db.TradeDocument) []TradeDocument {
+	out := make([]TradeDocument, len(docs))
+	for i, d := range docs {
+		link := s.Link(d.ID, d.FileName)
+		out[i] = TradeDocument{ID: d.ID, DocumentName: d.DocumentName, FileName: d.FileName, MIMEType: d.MIMEType,
+			DocumentURL: link, ThumbnailURL: ThumbnailURL(link, d.MIMEType)}
+	}
+	return out
 }
 
 // RemoveUnused removes the blob of hash when no document uses it; call
