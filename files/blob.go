@@ -164,7 +164,9 @@ func (s *Store) Remove(hash string) error {
 	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return nil
+	// A thumbnail shows what the blob showed: it goes with it, not at the
+	// next check --repair.
+	return s.RemoveThumbnails(hash)
 }
 
 // blobPath is where the blob of hash lives. A hash that is not 64 lower-case

@@ -204,3 +204,23 @@ func TestThumbnails(t *testing.T) {
 		}
 	}
 }
+
+// TestDeletedDocumentTakesItsThumbnails: deleting an image removes its
+// thumbnails with its blob at once: a private receipt's picture does not
+// stay on disk until the next check --repair.
+func TestDeletedDocumentTakesItsThumbnails(t *testing.T) {
+	e := newTradeEnv(t)
+	d := e.mustUpload(t, e.key, form("APEX-1", filePart("receipt.png", widePNG(t, 800, 400))), http.StatusCreated)
+	if w := e.download(t, d.ThumbnailURL, nil); w.Code != 200 {
+		t.Fatalf("the thumbnail: %d", w.Code)
+	}
+	if kept := e.storeFiles(t, "thumbs/320"); len(kept) != 1 {
+		t.Fatalf("thumbs/320 holds %v before the delete", kept)
+	}
+	if status, body := e.do(t, "DELETE", "/api/v1/documents/"+d.ID, e.key, ""); status != 200 {
+		t.Fatalf("delete: %d %s", status, body)
+	}
+	if kept := e.storeFiles(t, "thumbs/320"); len(kept) != 0 {
+		t.Errorf("thumbs/320 still holds %v after the delete", kept)
+	}
+}
