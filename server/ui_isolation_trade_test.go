@@ -1,17 +1,35 @@
 package server_test
 
-import "testing"
+import (
+	"net/url"
+	"testing"
+)
 
 // tradePageCases are the isolation walk's cases of the pages of trades: manual entry, edit, delete and the list's selection. It may add
 // alice's records (w.e is her journal) and their ids to w.aliceIDs.
 func tradePageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T) {
-	return nil
+	e, csrf := w.e, w.csrf
+	tr, _ := e.create(t, e.tradeBody("MNQZ5", "long", fills(0.5, "buy 1@21000", "sell 1@21010")))
+	w.aliceIDs = append(w.aliceIDs, tr.ID)
+	edit := url.Values{"csrf": {csrf}, "account_id": {e.accountID}, "symbol": {"X"}, "side": {"long"}, "entry_date": {"2026-02-05"},
+		"entry_price": {"1"}, "quantity": {"1"}}
+	return map[string][]func(t *testing.T){
+		"GET /trades/new": {w.shows("/trades/new")},
+		// bob's trade on alice's account: her account is not his.
+		"POST /trades":            {w.notFound("POST", "/trades", edit)},
+		"GET /trades/{id}/edit":   {w.notFound("GET", "/trades/"+tr.ID+"/edit", nil)},
+		"POST /trades/{id}":       {w.notFound("POST", "/trades/"+tr.ID, edit), w.notFound("POST", "/trades/"+tr.ID, url.Values{"csrf": {csrf}, "more": {"1"}})},
+		"GET /trades/{id}/delete": {w.notFound("GET", "/trades/"+tr.ID+"/delete", nil)},
+		"POST /trades/{id}/delete": {w.notFound("POST", "/trades/"+tr.ID+"/delete", url.Values{"csrf": {csrf}}), func(t *testing.T) {
+			if n := count(t, e.sql(t), `SELECT count(*) FROM trades WHERE id = ?`, tr.ID); n != 1 {
+				t.Errorf("bob's delete of alice's trade left %d of it", n)
+			}
+		}},
+	}
 }
 
 // tradePagesPending are this group's API writes whose page is still to
 // come; the route-parity test holds each entry until its page exists.
 var tradePagesPending = map[string]string{
-	"POST /api/v1/trades":        "no page yet (issue 28)",
-	"DELETE /api/v1/trades/{id}": "no page yet (issue 28)",
-	"POST /api/v1/trades/bulk":   "no page yet (issue 28)",
+	"POST /api/v1/trades/bulk": "no page yet (issue 28)",
 }
