@@ -50,22 +50,12 @@ func loadTradeDocuments(ctx context.Context, q querier, tradeID string) ([]Trade
 // TradeDocuments reads the documents of one of the user's trades, in
 // their order: a trade not the user's has none. It only reads.
 func (db *DB) TradeDocuments(ctx context.Context, userID, tradeID string) ([]TradeDocument, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT d.id, d.document_name, d.file_name, d.mime_type, d.blob_hash
-		FROM trade_documents x JOIN documents d ON d.id = x.document_id JOIN trades t ON t.id = x.trade_id
-		WHERE x.trade_id = ? AND t.user_id = ? ORDER BY x.position`, tradeID, userID)
-	if err != nil {
-		return nil, err
+	var mine bool
+	err := db.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM trades WHERE user_id = ? AND id = ?)`, userID, tradeID).Scan(&mine)
+	if err != nil || !mine {
+		return []TradeDocument{}, err
 	}
-	defer rows.Close()
-	out := []TradeDocument{}
-	for rows.Next() {
-		var d TradeDocument
-		if err := rows.Scan(&d.ID, &d.DocumentName, &d.FileName, &d.MIMEType, &d.BlobHash); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return loadTradeDocuments(ctx, db.read, tradeID)
 }
 
 // tradeAccount is the account of one of the user's trades, which an upload
