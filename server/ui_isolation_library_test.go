@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -12,7 +13,9 @@ import (
 func libraryPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T) {
 	e, csrf := w.e, w.csrf
 	playbook := e.createPlaybook(t, e.key, `{"title": "Alice's ORB", "entry_criteria": ["Above VWAP"]}`)
-	w.aliceIDs = append(w.aliceIDs, playbook.ID)
+	group := e.newGroup(t, e.key, "Alice's setups")
+	tag := e.newTag(t, e.key, group.ID, "Alice's A+")
+	w.aliceIDs = append(w.aliceIDs, playbook.ID, group.ID, tag.ID)
 	form := func(kv ...string) url.Values {
 		v := url.Values{"csrf": {csrf}}
 		for i := 0; i < len(kv); i += 2 {
@@ -29,6 +32,49 @@ func libraryPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 		"POST /playbooks/{id}":        {w.notFound("POST", "/playbooks/"+playbook.ID, form("title", "Bob's", "entry_criteria", "Above VWAP"))},
 		"GET /playbooks/{id}/delete":  {w.notFound("GET", "/playbooks/"+playbook.ID+"/delete", nil)},
 		"POST /playbooks/{id}/delete": {w.notFound("POST", "/playbooks/"+playbook.ID+"/delete", form())},
+
+		"GET /tags": {w.shows("/tags"), func(t *testing.T) {
+			if r := w.bob.send(t, "GET", "/tags", nil, ""); strings.Contains(r.Body.String(), "Alice's") {
+				t.Error("bob's tags page shows alice's tags")
+			}
+		}},
+		"POST /tags":                   {w.notFound("POST", "/tags", form("tag_group_id", group.ID, "name", "Bob's"))},
+		"GET /tags/{id}/edit":          {w.notFound("GET", "/tags/"+tag.ID+"/edit", nil)},
+		"POST /tags/{id}":              {w.notFound("POST", "/tags/"+tag.ID, form("name", "Bob's"))},
+		"GET /tags/{id}/delete":        {w.notFound("GET", "/tags/"+tag.ID+"/delete", nil)},
+		"POST /tags/{id}/delete":       {w.notFound("POST", "/tags/"+tag.ID+"/delete", form())},
+		"GET /tag-groups":              {w.redirects("/tag-groups", "/tags")},
+		"POST /tag-groups":             {w.makesHisOwn("/tag-groups", form("name", "Alice's setups"), `SELECT id FROM tag_groups WHERE user_id <> ? AND name = 'Alice''s setups'`, "/tag-groups/%s/delete")},
+		"GET /tag-groups/{id}/edit":    {w.notFound("GET", "/tag-groups/"+group.ID+"/edit", nil)},
+		"POST /tag-groups/{id}":        {w.notFound("POST", "/tag-groups/"+group.ID, form("name", "Bob's", "color", "#000000"))},
+		"GET /tag-groups/{id}/delete":  {w.notFound("GET", "/tag-groups/"+group.ID+"/delete", nil)},
+		"POST /tag-groups/{id}/delete": {w.notFound("POST", "/tag-groups/"+group.ID+"/delete", form())},
+		"POST /tags/defaults": {func(t *testing.T) {
+			// bob's defaults are his; his deletes of them leave the
+			// journal's counts as they were.
+			if r := w.bob.send(t, "POST", "/tags/defaults", form(), ""); r.Code != http.StatusSeeOther {
+				t.Fatalf("bob loading his defaults: %d", r.Code)
+			}
+			if g := e.groups(t, e.key); len(g) != 1 {
+				t.Errorf("bob's defaults gave alice %d groups", len(g))
+			}
+			rows, err := e.sql(t).Query(`SELECT id FROM tag_groups WHERE user_id <> ?`, e.userID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for rows.Next() {
+				var id string
+				rows.Scan(&id)
+				ids = append(ids, id)
+			}
+			rows.Close()
+			for _, id := range ids {
+				if r := w.bob.send(t, "POST", "/tag-groups/"+id+"/delete", form(), ""); r.Code != http.StatusSeeOther {
+					t.Errorf("bob deleting his group: %d", r.Code)
+				}
+			}
+		}},
 	}
 }
 
@@ -55,9 +101,6 @@ func (w *pageWalk) makesHisOwn(create string, form url.Values, query, deletePath
 // libraryPagesPending are this group's API writes whose page is still to
 // come; the route-parity test holds each entry until its page exists.
 var libraryPagesPending = map[string]string{
-	"POST /api/v1/tags":                 "no page yet (issue 28)",
-	"PUT /api/v1/tags":                  "no page yet (issue 28)",
-	"DELETE /api/v1/tags":               "no page yet (issue 28)",
 	"PUT /api/v1/instruments/{root}":    "no page yet (issue 28)",
 	"DELETE /api/v1/instruments/{root}": "no page yet (issue 28)",
 	"POST /api/v1/strategies":           "no page yet (issue 28)",

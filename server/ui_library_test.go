@@ -151,82 +151,88 @@ func TestPlaybookForms(t *testing.T) {
 func TestPlaybookFormsRefuseTheReadOnlyAndStrangers(t *testing.T) {
 	e := newTradeEnv(t)
 	p := e.createPlaybook(t, e.key, `{"title": "Alice's setup", "entry_criteria": ["Above VWAP"]}`)
-	refusesOthers(t, e, recordRoutes{list: "/library", base: "/playbooks", id: p.ID, form: url.Values{"title": {"X"}}})
+	refusesOthers(t, e, "/library", nil, recordRoutes{base: "/playbooks", id: p.ID, form: url.Values{"title": {"X"}}})
 	if n := count(t, e.sql(t), `SELECT count(*) FROM playbooks WHERE title = 'Alice''s setup'`); n != 1 {
 		t.Error("a refused post changed alice's playbook")
 	}
 }
 
-// recordRoutes are a record's pages, by the page builders' paths: list
-// (the page that links them), base+"/new", base (create), base/id/edit,
-// base/id (update), base/id/delete (confirm and delete); form is a valid
-// post's fields but the token.
+// recordRoutes are a record's pages, by the page builders' paths:
+// base+"/new", base (create), base/id/edit, base/id (update),
+// base/id/delete (confirm and delete); form is a valid post's fields but
+// the token.
 type recordRoutes struct {
-	list, base, id string
-	form           url.Values
-	noNew          bool // the record has no new form of its own
+	base, id string
+	form     url.Values
+	noNew    bool // the record has no new form of its own
 }
 
-// refusesOthers checks a record's pages against the sessions that may not
-// use them: a read-only session of alice's sees no links to them on the
-// list (no element data-edit, data-delete or an id new-…), gets 403 from
-// each form and post; bob gets 404 from each page and post naming alice's
+// refusesOthers checks records' pages against the sessions that may not
+// use them: a read-only session of alice's sees no form on list, nor a
+// link to the forms (an element data-edit, data-delete or with an id
+// new-… or edit-…), and gets 403 from each form and post (creates are
+// more posts); bob gets 404 from each page and post naming alice's
 // record; a post without the token is 403.
-func refusesOthers(t *testing.T, e *tradeEnv, r recordRoutes) {
+func refusesOthers(t *testing.T, e *tradeEnv, list string, creates []string, records ...recordRoutes) {
 	t.Helper()
 	_, readKey := e.newKey(t, "alice", "read", false)
 	reader := &browser{ts: e.testServer}
 	reader.signIn(t, readKey)
-	list := reader.page(t, r.list)
-	if n := find(list, func(n *html.Node) bool {
+	if n := find(reader.page(t, list), func(n *html.Node) bool {
 		return hasAttr(n, "data-edit") || hasAttr(n, "data-delete") || strings.HasPrefix(attr(n, "id"), "new-") ||
-			(n.Data == "form" && attr(n, "action") != "/logout")
+			strings.HasPrefix(attr(n, "id"), "edit-") || (n.Data == "form" && attr(n, "action") != "/logout")
 	}); len(n) != 0 {
-		t.Errorf("a read-only session sees %d links or forms on %s: %s", len(n), r.list, renderHTML(n[0]))
+		t.Errorf("a read-only session sees %d links or forms on %s: %s", len(n), list, renderHTML(n[0]))
 	}
-	csrf := csrfOf(t, reader, r.list)
-	form := func(token string) url.Values {
-		v := url.Values{}
-		for k, vs := range r.form {
-			v[k] = vs
-		}
-		if token != "" {
-			v.Set("csrf", token)
-		}
-		return v
-	}
-	gets := []string{r.base + "/" + r.id + "/edit", r.base + "/" + r.id + "/delete"}
-	posts := []string{r.base + "/" + r.id, r.base + "/" + r.id + "/delete"}
-	if !r.noNew {
-		gets, posts = append(gets, r.base+"/new"), append(posts, r.base)
-	}
-	for _, target := range gets {
-		if w := reader.send(t, "GET", target, nil, ""); w.Code != http.StatusForbidden {
-			t.Errorf("a read-only GET %s: %d, want 403", target, w.Code)
-		}
-	}
-	for _, target := range posts {
-		if w := reader.send(t, "POST", target, form(csrf), ""); w.Code != http.StatusForbidden {
-			t.Errorf("a read-only POST %s: %d, want 403", target, w.Code)
-		}
-	}
-
+	csrf := csrfOf(t, reader, list)
 	_, bobKey := e.newUser(t, "bob")
 	bob := &browser{ts: e.testServer}
 	bob.signIn(t, bobKey)
 	bobCSRF := csrfOf(t, bob, "/dashboard")
-	for _, target := range gets[:2] {
-		if w := bob.send(t, "GET", target, nil, ""); w.Code != http.StatusNotFound {
-			t.Errorf("bob's GET %s: %d, want 404", target, w.Code)
+	for _, target := range creates {
+		if w := reader.send(t, "POST", target, url.Values{"csrf": {csrf}}, ""); w.Code != http.StatusForbidden {
+			t.Errorf("a read-only POST %s: %d, want 403", target, w.Code)
 		}
 	}
-	for _, target := range posts[:2] {
-		if w := bob.send(t, "POST", target, form(bobCSRF), ""); w.Code != http.StatusNotFound {
-			t.Errorf("bob's POST %s: %d, want 404", target, w.Code)
+	for _, r := range records {
+		form := func(token string) url.Values {
+			v := url.Values{}
+			for k, vs := range r.form {
+				v[k] = vs
+			}
+			if token != "" {
+				v.Set("csrf", token)
+			}
+			return v
 		}
-	}
-	if w := bob.send(t, "POST", posts[0], form(""), ""); w.Code != http.StatusForbidden {
-		t.Errorf("a post without its token: %d, want 403", w.Code)
+		gets := []string{r.base + "/" + r.id + "/edit", r.base + "/" + r.id + "/delete"}
+		posts := []string{r.base + "/" + r.id, r.base + "/" + r.id + "/delete"}
+		for _, target := range gets {
+			if w := bob.send(t, "GET", target, nil, ""); w.Code != http.StatusNotFound {
+				t.Errorf("bob's GET %s: %d, want 404", target, w.Code)
+			}
+		}
+		for _, target := range posts {
+			if w := bob.send(t, "POST", target, form(bobCSRF), ""); w.Code != http.StatusNotFound {
+				t.Errorf("bob's POST %s: %d, want 404", target, w.Code)
+			}
+		}
+		if w := bob.send(t, "POST", posts[0], form(""), ""); w.Code != http.StatusForbidden {
+			t.Errorf("a post without its token: %d, want 403", w.Code)
+		}
+		if !r.noNew {
+			gets, posts = append(gets, r.base+"/new"), append(posts, r.base)
+		}
+		for _, target := range gets {
+			if w := reader.send(t, "GET", target, nil, ""); w.Code != http.StatusForbidden {
+				t.Errorf("a read-only GET %s: %d, want 403", target, w.Code)
+			}
+		}
+		for _, target := range posts {
+			if w := reader.send(t, "POST", target, form(csrf), ""); w.Code != http.StatusForbidden {
+				t.Errorf("a read-only POST %s: %d, want 403", target, w.Code)
+			}
+		}
 	}
 }
 

@@ -16,7 +16,7 @@ func (s *Pages) libraryRoutes() []Route {
 	// The playbooks are listed on the library page, which has no message:
 	// a post goes back there.
 	toLibrary := http.RedirectHandler("/library", http.StatusSeeOther)
-	return []Route{
+	routes := []Route{
 		{Pattern: "GET /playbooks", Handler: toLibrary},
 		{Pattern: "GET /playbooks/new", Handler: s.page("playbooks:write", playbooks.newForm(s))},
 		{Pattern: "POST /playbooks", Handler: s.page("playbooks:write", playbooks.createPost(s)), API: "POST /api/v1/playbooks"},
@@ -25,6 +25,7 @@ func (s *Pages) libraryRoutes() []Route {
 		{Pattern: "GET /playbooks/{id}/delete", Handler: s.page("playbooks:write", s.confirmDelete("Playbook", "/playbooks", "library", s.describePlaybookDelete))},
 		{Pattern: "POST /playbooks/{id}/delete", Handler: s.page("playbooks:write", s.deletePost("Playbook", "/playbooks", s.deletePlaybook)), API: "DELETE /api/v1/playbooks/{id}"},
 	}
+	return append(routes, s.tagRoutes()...)
 }
 
 // criteriaHint says how a criteria box reads, and what an edit keeps.
