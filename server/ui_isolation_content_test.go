@@ -1,32 +1,71 @@
 package server_test
 
-import "testing"
+import (
+	"net/url"
+	"testing"
+
+	"tradejournal/db"
+)
 
 // contentPageCases are the isolation walk's cases of the pages of write-ups, trading plans, chart books, report cards, payouts, expenses and documents. It may add
 // alice's records (w.e is her journal) and their ids to w.aliceIDs.
 func contentPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T) {
-	return nil
+	e, csrf := w.e, w.csrf
+	playbook := e.createPlaybook(t, e.key, `{"title": "Alice's plan book"}`)
+	card := decode[struct{ Data db.ReportCard }](t, must201(t, e.testServer, "/api/v1/report-cards", e.key,
+		`{"report_date": "2026-02-05", "account_id": "`+e.accountID+`", "grade": 4, "notes_markdown": "Alice's day"}`)).Data
+	plan := decode[struct{ Data db.TradingPlan }](t, must201(t, e.testServer, "/api/v1/trading-plans", e.key,
+		`{"title": "Alice's plan", "plan_date": "2026-02-05", "playbook_id": "`+playbook.ID+`"}`)).Data
+	w.aliceIDs = append(w.aliceIDs, playbook.ID, card.ID, plan.ID)
+	form := func(kv ...string) url.Values {
+		v := url.Values{"csrf": {csrf}}
+		for i := 0; i < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return v
+	}
+	return map[string][]func(t *testing.T){
+		"GET /journal":                  {w.shows("/journal")},
+		"GET /journal/report-cards":     {w.shows("/journal/report-cards")},
+		"GET /journal/trading-plans":    {w.shows("/journal/trading-plans")},
+		"GET /journal/report-cards/new": {w.shows("/journal/report-cards/new")},
+		"POST /journal/report-cards": {
+			// alice's account is not bob's to grade a day of.
+			w.notFound("POST", "/journal/report-cards", form("report_date", "2026-02-05", "account_id", e.accountID)),
+			w.makesHisOwn("/journal/report-cards", form("report_date", "2026-02-05", "notes_markdown", "Alice's day"),
+				`SELECT id FROM report_cards WHERE user_id <> ? AND notes_markdown = 'Alice''s day'`, "/journal/report-cards/%s/delete"),
+		},
+		"GET /journal/report-cards/{id}/edit":    {w.notFound("GET", "/journal/report-cards/"+card.ID+"/edit", nil)},
+		"POST /journal/report-cards/{id}":        {w.notFound("POST", "/journal/report-cards/"+card.ID, form("report_date", "2026-02-06"))},
+		"GET /journal/report-cards/{id}/delete":  {w.notFound("GET", "/journal/report-cards/"+card.ID+"/delete", nil)},
+		"POST /journal/report-cards/{id}/delete": {w.notFound("POST", "/journal/report-cards/"+card.ID+"/delete", form())},
+		"GET /journal/trading-plans/new":         {w.shows("/journal/trading-plans/new")},
+		"POST /journal/trading-plans": {
+			// alice's playbook is not bob's to follow.
+			w.notFound("POST", "/journal/trading-plans", form("title", "Bob's plan", "playbook_id", playbook.ID)),
+			w.makesHisOwn("/journal/trading-plans", form("title", "Alice's plan", "plan_date", "2026-02-05"),
+				`SELECT id FROM trading_plans WHERE user_id <> ? AND title = 'Alice''s plan'`, "/journal/trading-plans/%s/delete"),
+		},
+		"GET /journal/trading-plans/{id}/edit":    {w.notFound("GET", "/journal/trading-plans/"+plan.ID+"/edit", nil)},
+		"POST /journal/trading-plans/{id}":        {w.notFound("POST", "/journal/trading-plans/"+plan.ID, form("title", "Bob's"))},
+		"GET /journal/trading-plans/{id}/delete":  {w.notFound("GET", "/journal/trading-plans/"+plan.ID+"/delete", nil)},
+		"POST /journal/trading-plans/{id}/delete": {w.notFound("POST", "/journal/trading-plans/"+plan.ID+"/delete", form())},
+	}
 }
 
 // contentPagesPending are this group's API writes whose page is still to
 // come; the route-parity test holds each entry until its page exists.
 var contentPagesPending = map[string]string{
-	"PUT /api/v1/payouts/{id}":          "no page yet (issue 28)",
-	"DELETE /api/v1/payouts/{id}":       "no page yet (issue 28)",
-	"PUT /api/v1/expenses/{id}":         "no page yet (issue 28)",
-	"DELETE /api/v1/expenses/{id}":      "no page yet (issue 28)",
-	"PUT /api/v1/documents/{id}":        "no page yet (issue 28)",
-	"DELETE /api/v1/documents/{id}":     "no page yet (issue 28)",
-	"POST /api/v1/write-ups":            "no page yet (issue 28)",
-	"PUT /api/v1/write-ups/{id}":        "no page yet (issue 28)",
-	"DELETE /api/v1/write-ups/{id}":     "no page yet (issue 28)",
-	"POST /api/v1/trading-plans":        "no page yet (issue 28)",
-	"PUT /api/v1/trading-plans/{id}":    "no page yet (issue 28)",
-	"DELETE /api/v1/trading-plans/{id}": "no page yet (issue 28)",
-	"POST /api/v1/chart-books":          "no page yet (issue 28)",
-	"PUT /api/v1/chart-books/{id}":      "no page yet (issue 28)",
-	"DELETE /api/v1/chart-books/{id}":   "no page yet (issue 28)",
-	"POST /api/v1/report-cards":         "no page yet (issue 28)",
-	"PUT /api/v1/report-cards/{id}":     "no page yet (issue 28)",
-	"DELETE /api/v1/report-cards/{id}":  "no page yet (issue 28)",
+	"PUT /api/v1/payouts/{id}":        "no page yet (issue 28)",
+	"DELETE /api/v1/payouts/{id}":     "no page yet (issue 28)",
+	"PUT /api/v1/expenses/{id}":       "no page yet (issue 28)",
+	"DELETE /api/v1/expenses/{id}":    "no page yet (issue 28)",
+	"PUT /api/v1/documents/{id}":      "no page yet (issue 28)",
+	"DELETE /api/v1/documents/{id}":   "no page yet (issue 28)",
+	"POST /api/v1/write-ups":          "no page yet (issue 28)",
+	"PUT /api/v1/write-ups/{id}":      "no page yet (issue 28)",
+	"DELETE /api/v1/write-ups/{id}":   "no page yet (issue 28)",
+	"POST /api/v1/chart-books":        "no page yet (issue 28)",
+	"PUT /api/v1/chart-books/{id}":    "no page yet (issue 28)",
+	"DELETE /api/v1/chart-books/{id}": "no page yet (issue 28)",
 }

@@ -1,6 +1,489 @@
 package web
 
-// contentRoutes are the pages of write-ups, trading plans, chart books, report cards; payouts and expenses edited and deleted; documents replaced and deleted.
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"tradejournal/db"
+	"tradejournal/server/input"
+)
+
+// contentRoutes are the pages of write-ups, trading plans, chart books,
+// report cards; payouts and expenses edited and deleted; documents
+// replaced and deleted.
 func (s *Pages) contentRoutes() []Route {
-	return nil
+	reportCards, plans := s.db.ReportCards(), s.db.TradingPlans()
+	routes := []Route{
+		{Pattern: "GET /journal", Handler: s.page("content:read", s.handleJournal)},
+		{Pattern: "GET /journal/report-cards", Handler: s.page("content:read", s.journalKind(s.reportCardSection))},
+		{Pattern: "GET /journal/trading-plans", Handler: s.page("content:read", s.journalKind(s.planSection))},
+	}
+	routes = append(routes, s.reportCardPages().routes(s, "content:write", "/api/v1/report-cards", true,
+		contentDescriber(reportCards, describeReportCard), contentDelete(reportCards))...)
+	routes = append(routes, s.planPages().routes(s, "content:write", "/api/v1/trading-plans", true,
+		contentDescriber(plans, describePlan), contentDelete(plans))...)
+	return routes
+}
+
+// livePages are a record's pages whose fields offer the user's own
+// records (accounts, playbooks, trades, documents, tags): choose builds
+// the fields for each request, from what the session may read; the
+// builders (recordPages) do the rest. r names the record an edit is of,
+// and a new form's link may name one (?trade_id=).
+type livePages[In, T any] struct {
+	recordPages[In, T]
+	choose func(r *http.Request, sess *db.Session) ([]field, error)
+}
+
+// step runs one of the builders' steps (recordPages[In, T].newForm, …)
+// with the fields chosen for the request.
+func (lp livePages[In, T]) step(s *Pages, step func(recordPages[In, T], *Pages) pageFunc) pageFunc {
+	return func(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+		rp := lp.recordPages
+		fields, err := lp.choose(r, sess)
+		if err != nil {
+			s.errorPage(w, r, sess, err)
+			return
+		}
+		rp.fields = fields
+		step(rp, s)(w, r, sess)
+	}
+}
+
+// routes are the record's form pages under its path, each post naming the
+// API write it makes (api is the API's collection): the new form and its
+// post when create, the edit and its post, the delete's confirm step and
+// its post.
+func (lp livePages[In, T]) routes(s *Pages, scope, api string, create bool,
+	describe func(ctx context.Context, userID, id string) (string, []string, error),
+	del func(ctx context.Context, userID, id string) error) []Route {
+	p := lp.path
+	var out []Route
+	if create {
+		out = append(out,
+			Route{Pattern: "GET " + p + "/new", Handler: s.page(scope, lp.step(s, recordPages[In, T].newForm))},
+			Route{Pattern: "POST " + p, Handler: s.page(scope, lp.step(s, recordPages[In, T].createPost)), API: "POST " + api})
+	}
+	return append(out,
+		Route{Pattern: "GET " + p + "/{id}/edit", Handler: s.page(scope, lp.step(s, recordPages[In, T].editForm))},
+		Route{Pattern: "POST " + p + "/{id}", Handler: s.page(scope, lp.step(s, recordPages[In, T].updatePost)), API: "PUT " + api + "/{id}"},
+		Route{Pattern: "GET " + p + "/{id}/delete", Handler: s.page(scope, s.confirmDelete(lp.kind, p, lp.nav, describe))},
+		Route{Pattern: "POST " + p + "/{id}/delete", Handler: s.page(scope, s.deletePost(lp.kind, p, del)), API: "DELETE " + api + "/{id}"})
+}
+
+// contentDescriber names what deleting a record of a content kind takes
+// with it: describe reads it from the record itself, whose tags and
+// documents are the links the store's Delete removes and counts.
+func contentDescriber[T, In any](store db.Content[T, In], describe func(T) (string, []string)) func(ctx context.Context, userID, id string) (string, []string, error) {
+	return func(ctx context.Context, userID, id string) (string, []string, error) {
+		rec, err := store.Get(ctx, userID, id)
+		if err != nil {
+			return "", nil, err
+		}
+		title, out := describe(rec)
+		return title, out, nil
+	}
+}
+
+// contentDelete deletes a record of a content kind, as the API's DELETE.
+func contentDelete[T, In any](store db.Content[T, In]) func(ctx context.Context, userID, id string) error {
+	return func(ctx context.Context, userID, id string) error {
+		_, err := store.Delete(ctx, userID, id)
+		return err
+	}
+}
+
+// unlinksTags is a confirm step's line for a record's tags, which stay.
+func unlinksTags(tags []db.TagRef) []string {
+	if len(tags) == 0 {
+		return nil
+	}
+	return []string{"unlinks its " + count(len(tags), "tag", "tags") + " (the tags themselves stay)"}
+}
+
+// The report card: the day's journal.
+
+// reportCardPages are a report card's new, edit and delete pages; a new
+// one is for today in the user's timezone, or the day its link names.
+func (s *Pages) reportCardPages() livePages[db.ReportCardInput, db.ReportCard] {
+	store := s.db.ReportCards()
+	return livePages[db.ReportCardInput, db.ReportCard]{recordPages[db.ReportCardInput, db.ReportCard]{
+		kind: "Report card", path: "/journal/report-cards", nav: "journal",
+		read: readReportCardForm, check: input.ReportCard, values: reportCardValues,
+		get: store.Get, create: store.Create, update: store.Update,
+		describe: func(c db.ReportCard) string { return "the report card of " + c.ReportDate },
+		defaults: func(r *http.Request, sess *db.Session) url.Values {
+			return url.Values{"report_date": {s.dayOf(r, sess)}}
+		},
+	}, s.reportCardFields}
+}
+
+func (s *Pages) reportCardFields(r *http.Request, sess *db.Session) ([]field, error) {
+	out := []field{{Name: "report_date", Label: "Day", Kind: "date", Required: true}}
+	if sess.Can("accounts:read") {
+		accounts, err := s.accountChoices(r.Context(), sess)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, field{Name: "account_id", Label: "Account", Kind: "select", Options: accounts,
+			Hint: "Empty for the whole day, every account"})
+	}
+	out = append(out,
+		field{Name: "grade", Label: "Grade", Kind: "select", Choices: []string{"1", "2", "3", "4", "5"},
+			Hint: "How well you traded your plan: 5 is your best"},
+		field{Name: "notes_markdown", Label: "Notes", Kind: "textarea", Hint: "What went well, what to do differently (Markdown)"})
+	return s.withTagChoices(r.Context(), sess, out)
+}
+
+// readReportCardForm reads the report card form as the API's body would
+// carry it: on an edit an emptied account, grade or notes is cleared.
+func readReportCardForm(r *formReader) db.ReportCardInput {
+	return db.ReportCardInput{ReportDate: r.text("report_date", false), AccountID: r.text("account_id", true),
+		Grade: r.whole("grade", true), NotesMarkdown: r.text("notes_markdown", true), TagIDs: r.ids("tag_ids")}
+}
+
+func reportCardValues(c db.ReportCard) url.Values {
+	v := url.Values{"report_date": {c.ReportDate}, "account_id": {orEmpty(c.AccountID)},
+		"notes_markdown": {c.NotesMarkdown}, "tag_ids": tagIDsOf(c.Tags)}
+	if c.Grade != nil {
+		v.Set("grade", strconv.Itoa(*c.Grade))
+	}
+	return v
+}
+
+func describeReportCard(c db.ReportCard) (string, []string) {
+	return "the report card of " + c.ReportDate, unlinksTags(c.Tags)
+}
+
+// The trading plan: tomorrow's plan, or a setup's.
+
+// planPages are a trading plan's new, edit and delete pages; a new one is
+// for today, or the day its link names, and titled after it.
+func (s *Pages) planPages() livePages[db.TradingPlanInput, db.TradingPlan] {
+	store := s.db.TradingPlans()
+	return livePages[db.TradingPlanInput, db.TradingPlan]{recordPages[db.TradingPlanInput, db.TradingPlan]{
+		kind: "Trading plan", path: "/journal/trading-plans", nav: "journal",
+		read: readPlanForm, check: input.TradingPlan, values: planValues,
+		get: store.Get, create: store.Create, update: store.Update,
+		describe: func(p db.TradingPlan) string { return "the trading plan " + strconv.Quote(p.Title) },
+		defaults: func(r *http.Request, sess *db.Session) url.Values {
+			day := s.dayOf(r, sess)
+			return url.Values{"plan_date": {day}, "title": {"Plan for " + day}}
+		},
+	}, s.planFields}
+}
+
+func (s *Pages) planFields(r *http.Request, sess *db.Session) ([]field, error) {
+	out := []field{
+		{Name: "title", Label: "Title", Kind: "text", Required: true},
+		{Name: "plan_date", Label: "Day", Kind: "date", Hint: "The day the plan is for; empty for a plan of a setup"},
+	}
+	if sess.Can("playbooks:read") {
+		playbooks, err := s.playbookChoices(r.Context(), sess)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, field{Name: "playbook_id", Label: "Playbook", Kind: "select", Options: playbooks})
+	}
+	out = append(out, field{Name: "content_markdown", Label: "Plan", Kind: "textarea",
+		Hint: "Levels, scenarios, what you will and will not trade (Markdown)"})
+	return s.withTagChoices(r.Context(), sess, out)
+}
+
+// readPlanForm reads the trading plan form: on an edit an emptied day,
+// playbook or plan is cleared.
+func readPlanForm(r *formReader) db.TradingPlanInput {
+	return db.TradingPlanInput{Title: r.text("title", false), PlanDate: r.text("plan_date", true),
+		PlaybookID: r.text("playbook_id", true), ContentMarkdown: r.text("content_markdown", true), TagIDs: r.ids("tag_ids")}
+}
+
+func planValues(p db.TradingPlan) url.Values {
+	return url.Values{"title": {p.Title}, "plan_date": {orEmpty(p.PlanDate)}, "playbook_id": {orEmpty(p.PlaybookID)},
+		"content_markdown": {p.ContentMarkdown}, "tag_ids": tagIDsOf(p.Tags)}
+}
+
+func describePlan(p db.TradingPlan) (string, []string) {
+	return "the trading plan " + strconv.Quote(p.Title), unlinksTags(p.Tags)
+}
+
+// The choices the forms offer, each read only when the session may.
+
+// accountChoices are the user's accounts, by number.
+func (s *Pages) accountChoices(ctx context.Context, sess *db.Session) ([]option, error) {
+	accounts, err := s.accounts(ctx, sess.UserID)
+	out := make([]option, len(accounts))
+	for i, a := range accounts {
+		out[i] = option{a.ID, a.AccountNumber}
+		if a.Name != "" {
+			out[i].Label += " · " + a.Name
+		}
+	}
+	return out, err
+}
+
+// playbookChoices are the user's playbooks (the first 100), by title.
+func (s *Pages) playbookChoices(ctx context.Context, sess *db.Session) ([]option, error) {
+	playbooks, _, err := s.db.Playbooks(ctx, sess.UserID, db.Page{Limit: 100})
+	out := make([]option, len(playbooks))
+	for i, p := range playbooks {
+		out[i] = option{p.ID, p.Title}
+	}
+	return out, err
+}
+
+// withTagChoices adds the tags field to a form's fields when the session may
+// read tags; without it a save leaves a record's tags as they are.
+func (s *Pages) withTagChoices(ctx context.Context, sess *db.Session, fields []field) ([]field, error) {
+	if !sess.Can("tags:read") {
+		return fields, nil
+	}
+	groups, err := s.db.TagGroups(ctx, sess.UserID)
+	if err != nil {
+		return nil, err
+	}
+	var tags []option
+	for _, g := range groups {
+		for _, t := range g.Tags {
+			tags = append(tags, option{t.ID, g.Name + ": " + t.Name})
+		}
+	}
+	return append(fields, field{Name: "tag_ids", Label: "Tags", Kind: "checks", Options: tags}), nil
+}
+
+func tagIDsOf(tags []db.TagRef) []string {
+	out := make([]string, len(tags))
+	for i, t := range tags {
+		out[i] = t.ID
+	}
+	return out
+}
+
+func orEmpty(v *string) string {
+	if v == nil {
+		return ""
+	}
+	return *v
+}
+
+// todayOf is the date in the session's timezone.
+func (s *Pages) todayOf(sess *db.Session) time.Time {
+	now := s.db.Now()
+	if loc, err := time.LoadLocation(sess.Timezone); err == nil {
+		now = now.In(loc)
+	}
+	return now
+}
+
+// dayOf is the day a new form's link names (?date=YYYY-MM-DD), or today
+// in the session's timezone.
+func (s *Pages) dayOf(r *http.Request, sess *db.Session) string {
+	if d := r.URL.Query().Get("date"); input.IsDate(d) {
+		return d
+	}
+	return s.todayOf(sess).Format(db.DateLayout)
+}
+
+// journalExcerpt is the start of a text, on one line, for a list.
+func journalExcerpt(text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	return string([]rune(text)[:n]) + "…"
+}
+
+// The journal: the day's report card and plans at hand, and each kind of
+// content, newest first.
+
+// journalSection is one kind of content as the journal lists it.
+type journalSection struct {
+	Key, Title, Path, New string // "report-cards", "Report cards", its pages' path, its New link's words
+	WhenLabel, Empty      string
+	Rows                  []journalRow
+	Total                 int
+}
+
+// journalRow is one record in its section: when, what, and more.
+type journalRow struct {
+	ID, When, Title, Detail string
+	Link, LinkText          string // what it is of (a trade), when it names one
+	Tags                    []db.TagRef
+}
+
+// journalPage is the journal's data: every kind's newest, or one kind's
+// whole list a page at a time (Whole).
+type journalPage struct {
+	pageData
+	CanEdit, Whole       bool
+	Message              string
+	Today, Tomorrow      string
+	TodayCard, TodayPlan string // the ids of today's report card and plan, "" when none
+	TomorrowPlan         string
+	Sections             []journalSection
+	PrevURL, NextURL     string
+}
+
+// journalLookup names what content refers to (accounts, playbooks), read
+// once for a page and only when the session may read them.
+type journalLookup struct {
+	accounts, playbooks map[string]string
+}
+
+// sectionFunc reads one kind's section: a page of its records, newest
+// first, and their total.
+type sectionFunc func(ctx context.Context, sess *db.Session, names journalLookup, page db.Page) (journalSection, error)
+
+// handleJournal shows today's report card and plans (or links to write
+// them) and the newest of each kind, each with its pages.
+func (s *Pages) handleJournal(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	ctx := r.Context()
+	p, names, err := s.journalStart(r, sess)
+	if err == nil {
+		today := s.todayOf(sess)
+		p.Today, p.Tomorrow = today.Format(db.DateLayout), today.AddDate(0, 0, 1).Format(db.DateLayout)
+		p.TodayCard, err = firstID(s.db.ReportCards(), ctx, sess, p.Today, func(c db.ReportCard) string { return c.ID })
+	}
+	if err == nil {
+		p.TodayPlan, err = firstID(s.db.TradingPlans(), ctx, sess, p.Today, func(t db.TradingPlan) string { return t.ID })
+	}
+	if err == nil {
+		p.TomorrowPlan, err = firstID(s.db.TradingPlans(), ctx, sess, p.Tomorrow, func(t db.TradingPlan) string { return t.ID })
+	}
+	for _, section := range []sectionFunc{s.reportCardSection, s.planSection} {
+		if err != nil {
+			break
+		}
+		var sec journalSection
+		sec, err = section(ctx, sess, names, db.Page{Limit: 10})
+		p.Sections = append(p.Sections, sec)
+	}
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "journal", p)
+}
+
+// journalKind shows one kind's whole list, 50 a page, newest first.
+func (s *Pages) journalKind(section sectionFunc) pageFunc {
+	return func(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+		q := r.URL.Query()
+		if !q.Has("limit") {
+			q.Set("limit", "50")
+		}
+		page, err := input.Page(q)
+		p, names, err2 := s.journalStart(r, sess)
+		if err == nil {
+			err = err2
+		}
+		var sec journalSection
+		if err == nil {
+			sec, err = section(r.Context(), sess, names, page)
+		}
+		if err != nil {
+			s.errorPage(w, r, sess, err)
+			return
+		}
+		p.Whole, p.Sections = true, []journalSection{sec}
+		at := func(offset int) string {
+			return sec.Path + "?offset=" + strconv.Itoa(offset) + "&limit=" + strconv.Itoa(page.Limit)
+		}
+		if page.Offset > 0 {
+			p.PrevURL = at(max(page.Offset-page.Limit, 0))
+		}
+		if page.Offset+len(sec.Rows) < sec.Total {
+			p.NextURL = at(page.Offset + page.Limit)
+		}
+		s.render(w, r, http.StatusOK, "journal", p)
+	}
+}
+
+// journalStart is what every journal page reads first: the page's frame,
+// its message, and the names its records refer to.
+func (s *Pages) journalStart(r *http.Request, sess *db.Session) (journalPage, journalLookup, error) {
+	p := journalPage{pageData: pageData{Session: sess, Nav: "journal"}, CanEdit: sess.Can("content:write")}
+	switch q := r.URL.Query(); {
+	case q.Has("saved"):
+		p.Message = "Saved."
+	case q.Has("deleted"):
+		p.Message = "Deleted."
+	}
+	names := journalLookup{accounts: map[string]string{}, playbooks: map[string]string{}}
+	if sess.Can("accounts:read") {
+		accounts, err := s.accounts(r.Context(), sess.UserID)
+		if err != nil {
+			return p, names, err
+		}
+		for _, a := range accounts {
+			names.accounts[a.ID] = a.AccountNumber
+		}
+	}
+	if sess.Can("playbooks:read") {
+		playbooks, err := s.playbookChoices(r.Context(), sess)
+		if err != nil {
+			return p, names, err
+		}
+		for _, o := range playbooks {
+			names.playbooks[o.Value] = o.Label
+		}
+	}
+	return p, names, nil
+}
+
+// firstID is the id of the first record of a dated kind on day, "" when
+// there is none.
+func firstID[T, In any](store db.Content[T, In], ctx context.Context, sess *db.Session, day string, id func(T) string) (string, error) {
+	items, _, err := store.List(ctx, sess.UserID, db.ContentFilter{StartDate: day, EndDate: day, Timezone: sess.Timezone}, db.Page{Limit: 1})
+	if err != nil || len(items) == 0 {
+		return "", err
+	}
+	return id(items[0]), nil
+}
+
+func (s *Pages) reportCardSection(ctx context.Context, sess *db.Session, names journalLookup, page db.Page) (journalSection, error) {
+	sec := journalSection{Key: "report-cards", Title: "Report cards", Path: "/journal/report-cards", New: "New report card",
+		WhenLabel: "Day", Empty: "No report cards yet: grade a day you traded."}
+	cards, total, err := s.db.ReportCards().List(ctx, sess.UserID, db.ContentFilter{Timezone: sess.Timezone}, page)
+	sec.Total = total
+	for _, c := range cards {
+		row := journalRow{ID: c.ID, When: c.ReportDate, Title: "No grade", Tags: c.Tags}
+		if c.Grade != nil {
+			row.Title = "Grade " + strconv.Itoa(*c.Grade) + " of 5"
+		}
+		var detail []string
+		if c.AccountID != nil && names.accounts[*c.AccountID] != "" {
+			detail = append(detail, names.accounts[*c.AccountID])
+		}
+		if c.NotesMarkdown != "" {
+			detail = append(detail, journalExcerpt(c.NotesMarkdown, 140))
+		}
+		row.Detail = strings.Join(detail, " · ")
+		sec.Rows = append(sec.Rows, row)
+	}
+	return sec, err
+}
+
+func (s *Pages) planSection(ctx context.Context, sess *db.Session, names journalLookup, page db.Page) (journalSection, error) {
+	sec := journalSection{Key: "trading-plans", Title: "Trading plans", Path: "/journal/trading-plans", New: "New trading plan",
+		WhenLabel: "Day", Empty: "No trading plans yet."}
+	plans, total, err := s.db.TradingPlans().List(ctx, sess.UserID, db.ContentFilter{Timezone: sess.Timezone}, page)
+	sec.Total = total
+	for _, p := range plans {
+		row := journalRow{ID: p.ID, When: orEmpty(p.PlanDate), Title: p.Title, Tags: p.Tags}
+		var detail []string
+		if p.PlaybookID != nil && names.playbooks[*p.PlaybookID] != "" {
+			detail = append(detail, names.playbooks[*p.PlaybookID])
+		}
+		if p.ContentMarkdown != "" {
+			detail = append(detail, journalExcerpt(p.ContentMarkdown, 140))
+		}
+		row.Detail = strings.Join(detail, " · ")
+		sec.Rows = append(sec.Rows, row)
+	}
+	return sec, err
 }
