@@ -445,14 +445,14 @@ func TestImportPage(t *testing.T) {
 			t.Errorf("import, %s: %d, want 403", name, w.Code)
 		}
 	}
-	if w := b.postMultipart(t, "/import", [][2]string{{"csrf", csrf}}, "fills.csv", genericHeader+"APEX-1,MNQZ5,buy,x,21000,0.62,2025-12-01T09:31:00-05:00,A1\n", nil); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "rows[2]") {
-		t.Errorf("a file that does not read: %d, want 400 naming the row", w.Code)
+	if w := b.postMultipart(t, "/import", [][2]string{{"csrf", csrf}}, "fills.csv", genericHeader+"APEX-1,MNQZ5,buy,x,21000,0.62,2025-12-01T09:31:00-05:00,A1\n", nil); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "Line 2, quantity: quantity is not a number") {
+		t.Errorf("a file that does not read: %d, want 400 naming the line and column in the page's words", w.Code)
 	}
 	// Its preview, for the page's script, is the problem alone.
 	w = b.postMultipart(t, "/import?preview=1", [][2]string{{"csrf", csrf}}, "fills.csv",
 		genericHeader+"APEX-1,MNQZ5,buy,x,21000,0.62,2025-12-01T09:31:00-05:00,A1\n", map[string]string{"X-Fragment": "preview"})
 	if body := w.Body.String(); w.Code != http.StatusBadRequest || !strings.HasPrefix(body, `<p role="alert" class="error">`) ||
-		!strings.Contains(body, "rows[2]") || strings.Contains(body, "<html") {
+		!strings.Contains(body, "Line 2, quantity: quantity is not a number") || strings.Contains(body, "rows[2]") || strings.Contains(body, "<html") {
 		t.Errorf("a failed preview's fragment: %d %s, want a 400 alert naming the row", w.Code, body)
 	}
 	if n := trades(); n != 0 {

@@ -294,7 +294,7 @@ func (r *reader) finish() (*File, error) {
 	for _, k := range conflicts {
 		i := readableAt[k]
 		ok[i] = false
-		r.bad.add(stamps[i].line, stamps[i].column, "the file writes some dates day-first and others month-first: send date_order")
+		r.bad.add(stamps[i].line, stamps[i].column, "the file writes some dates day-first and others month-first: choose its date order (date_order)")
 	}
 	at := make([]time.Time, len(stamps))
 	for i, st := range stamps {

@@ -138,9 +138,9 @@ func dateOrder(stamps []parsedStamp, opt Options) (order, warning string, confli
 	case len(monthFirst) > 0 || !ambiguous:
 		return "mdy", "", nil
 	case opt.Decimal == "comma":
-		return "dmy", "every date reads both ways (such as 03/04); they were read day-first (date_order=dmy), as files with decimal commas write them", nil
+		return "dmy", "every date reads both ways (such as 03/04); they were read day-first (date order dmy), as files with decimal commas write them", nil
 	}
-	return "mdy", "every date reads both ways (such as 03/04); they were read month-first (date_order=mdy); send date_order=dmy if they are day-first", nil
+	return "mdy", "every date reads both ways (such as 03/04); they were read month-first (date order mdy); if they are day-first, import with date order dmy", nil
 }
 
 // instant is the moment a stamp names, with the date order decided.

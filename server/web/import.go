@@ -1,9 +1,15 @@
 package web
 
 import (
+	"cmp"
 	"errors"
+	"maps"
 	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 
+	"tradejournal/server/problem"
 	"tradejournal/server/upload"
 
 	"tradejournal/db"
@@ -75,13 +81,58 @@ func (s *Pages) handleImportPost(w http.ResponseWriter, r *http.Request, sess *d
 			return
 		}
 	}
-	s.formProblem(w, r, sess, err, func(status int, problem string) {
-		if r.Header.Get("X-Fragment") == "preview" {
-			s.renderPart(w, r, status, "import", "problem", problem)
-			return
+	e := problem.Answer(w, r, s.log, err)
+	if e.Status >= 500 {
+		s.renderError(w, r, sess, e)
+		return
+	}
+	text := importProblemText(e)
+	if r.Header.Get("X-Fragment") == "preview" {
+		s.renderPart(w, r, e.Status, "import", "problem", text)
+		return
+	}
+	s.renderImport(w, r, sess, e.Status, importPage{Error: text})
+}
+
+// importLabels are the import form's labels of the API's fields.
+var importLabels = map[string]string{"account_id": "Account", "format": "Format", "date_order": "Date order",
+	"decimal": "Decimal mark", "timezone": "Timezone", "file": "File", "body": "The upload"}
+
+// importProblemText is a refused import in the page's words: the form's
+// fields by their labels, and each bad row of the file by its line and
+// column ("Line 12, Account: ...") rather than the API's rows[12].Account.
+func importProblemText(e *problem.Problem) string {
+	rows := map[string]string{}
+	other := &problem.Problem{Status: e.Status, Code: e.Code, Message: e.Message, Details: map[string]string{}}
+	for path, reason := range e.Details {
+		if rest, ok := strings.CutPrefix(path, "rows["); ok {
+			if line, column, ok := strings.Cut(rest, "]."); ok {
+				rows[path] = "Line " + line + ", " + column + ": " + reason
+				continue
+			}
 		}
-		s.renderImport(w, r, sess, status, importPage{Error: problem})
-	})
+		other.Details[path] = reason
+	}
+	text := formProblemText(other, importLabels)
+	if len(other.Details) == 0 {
+		text = e.Message
+	}
+	for _, path := range slices.SortedFunc(maps.Keys(rows), byRowLine) {
+		text += ". " + rows[path]
+	}
+	return text
+}
+
+// byRowLine orders rows[N].Column paths by N, then column.
+func byRowLine(a, b string) int {
+	line := func(p string) int {
+		n, _ := strconv.Atoi(strings.TrimPrefix(p[:strings.IndexByte(p, ']')], "rows["))
+		return n
+	}
+	if c := cmp.Compare(line(a), line(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
 }
 
 // renderPreview answers a dry run: the preview alone for the page's script
