@@ -15,7 +15,8 @@ func libraryPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 	playbook := e.createPlaybook(t, e.key, `{"title": "Alice's ORB", "entry_criteria": ["Above VWAP"]}`)
 	group := e.newGroup(t, e.key, "Alice's setups")
 	tag := e.newTag(t, e.key, group.ID, "Alice's A+")
-	w.aliceIDs = append(w.aliceIDs, playbook.ID, group.ID, tag.ID)
+	must200put(t, e, "/api/v1/instruments/ALICEQ9", `{"point_value": 10}`)
+	w.aliceIDs = append(w.aliceIDs, playbook.ID, group.ID, tag.ID, "ALICEQ9")
 	form := func(kv ...string) url.Values {
 		v := url.Values{"csrf": {csrf}}
 		for i := 0; i < len(kv); i += 2 {
@@ -49,6 +50,11 @@ func libraryPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 		"POST /tag-groups/{id}":        {w.notFound("POST", "/tag-groups/"+group.ID, form("name", "Bob's", "color", "#000000"))},
 		"GET /tag-groups/{id}/delete":  {w.notFound("GET", "/tag-groups/"+group.ID+"/delete", nil)},
 		"POST /tag-groups/{id}/delete": {w.notFound("POST", "/tag-groups/"+group.ID+"/delete", form())},
+		"GET /instruments":             {w.shows("/instruments")},
+		"POST /instruments": {w.makesHisOwn("/instruments", form("root", "ALICEQ9", "point_value", "99", "asset_class", "futures"),
+			`SELECT root FROM instruments WHERE user_id <> ? AND root = 'ALICEQ9'`, "/instruments/%s/delete")},
+		"GET /instruments/{root}/delete":  {w.notFound("GET", "/instruments/ALICEQ9/delete", nil)},
+		"POST /instruments/{root}/delete": {w.notFound("POST", "/instruments/ALICEQ9/delete", form())},
 		"POST /tags/defaults": {func(t *testing.T) {
 			// bob's defaults are his; his deletes of them leave the
 			// journal's counts as they were.
@@ -101,9 +107,7 @@ func (w *pageWalk) makesHisOwn(create string, form url.Values, query, deletePath
 // libraryPagesPending are this group's API writes whose page is still to
 // come; the route-parity test holds each entry until its page exists.
 var libraryPagesPending = map[string]string{
-	"PUT /api/v1/instruments/{root}":    "no page yet (issue 28)",
-	"DELETE /api/v1/instruments/{root}": "no page yet (issue 28)",
-	"POST /api/v1/strategies":           "no page yet (issue 28)",
-	"PUT /api/v1/strategies/{id}":       "no page yet (issue 28)",
-	"DELETE /api/v1/strategies/{id}":    "no page yet (issue 28)",
+	"POST /api/v1/strategies":        "no page yet (issue 28)",
+	"PUT /api/v1/strategies/{id}":    "no page yet (issue 28)",
+	"DELETE /api/v1/strategies/{id}": "no page yet (issue 28)",
 }

@@ -25,7 +25,8 @@ func (s *Pages) libraryRoutes() []Route {
 		{Pattern: "GET /playbooks/{id}/delete", Handler: s.page("playbooks:write", s.confirmDelete("Playbook", "/playbooks", "library", s.describePlaybookDelete))},
 		{Pattern: "POST /playbooks/{id}/delete", Handler: s.page("playbooks:write", s.deletePost("Playbook", "/playbooks", s.deletePlaybook)), API: "DELETE /api/v1/playbooks/{id}"},
 	}
-	return append(routes, s.tagRoutes()...)
+	routes = append(routes, s.tagRoutes()...)
+	return append(routes, s.instrumentRoutes()...)
 }
 
 // criteriaHint says how a criteria box reads, and what an edit keeps.
