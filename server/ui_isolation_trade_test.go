@@ -25,11 +25,15 @@ func tradePageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T) {
 				t.Errorf("bob's delete of alice's trade left %d of it", n)
 			}
 		}},
+		"GET /trades/bulk":        {w.notFound("GET", "/trades/bulk?"+url.Values{"trade_ids": {tr.ID}}.Encode(), nil)},
+		"GET /trades/bulk/delete": {w.notFound("GET", "/trades/bulk/delete?"+url.Values{"trade_ids": {tr.ID}}.Encode(), nil)},
+		"POST /trades/bulk": {
+			w.notFound("POST", "/trades/bulk", url.Values{"csrf": {csrf}, "trade_ids": {tr.ID}, "reviewed": {"true"}}),
+			w.notFound("POST", "/trades/bulk", url.Values{"csrf": {csrf}, "trade_ids": {tr.ID}, "delete": {"true"}}),
+		},
 	}
 }
 
 // tradePagesPending are this group's API writes whose page is still to
 // come; the route-parity test holds each entry until its page exists.
-var tradePagesPending = map[string]string{
-	"POST /api/v1/trades/bulk": "no page yet (issue 28)",
-}
+var tradePagesPending = map[string]string{}

@@ -26,6 +26,9 @@ func (s *Pages) tradeRoutes() []Route {
 		{Pattern: "POST /trades/{id}", Handler: s.page("trades:write", s.handleTradeUpdate), API: "PUT /api/v1/trades/{id}"},
 		{Pattern: "GET /trades/{id}/delete", Handler: s.page("trades:write", s.confirmDelete("Trade", "/trades", "trades", s.describeTradeDelete))},
 		{Pattern: "POST /trades/{id}/delete", Handler: s.page("trades:write", s.deletePost("Trade", "/trades", s.deleteTrade)), API: "DELETE /api/v1/trades/{id}"},
+		{Pattern: "GET /trades/bulk", Handler: s.page("trades:write", s.handleBulkForm)},
+		{Pattern: "GET /trades/bulk/delete", Handler: s.page("trades:write", s.handleBulkDeleteConfirm)},
+		{Pattern: "POST /trades/bulk", Handler: s.page("trades:write", s.handleBulkPost), API: "POST /api/v1/trades/bulk"},
 	}
 }
 
@@ -524,4 +527,253 @@ func tradeRemovalLines(n db.TradeRemoval) []string {
 func (s *Pages) deleteTrade(ctx context.Context, userID, id string) error {
 	_, err := s.db.DeleteTrade(ctx, userID, id)
 	return err
+}
+
+// The trade list's selection: the list ticks trades (a GET form, so that
+// no token travels in an address) and opens the bulk form, which names
+// how many are ticked and offers the changes POST /api/v1/trades/bulk
+// makes (tags added and removed, the playbook, reviewed), or the delete,
+// behind its confirm step. Its post is read into db.TradeBulk, checked by
+// the rules the API's decodeTradeBulk checks, and saved by the same
+// BulkTrades: all the trades change, or none.
+
+// maxBulkTrades bounds the trades one bulk change names, as the API does.
+const maxBulkTrades = 500
+
+// bulkLabels are the bulk form's words for the API's fields.
+var bulkLabels = map[string]string{"trade_ids": "Trades", "add_tag_ids": "Add tags", "remove_tag_ids": "Remove tags",
+	"playbook_id": "Playbook", "reviewed": "Reviewed", "delete": "Delete"}
+
+// bulkPage is the data of the bulk form and of its delete's confirm step.
+type bulkPage struct {
+	pageData
+	TradeIDs                []string
+	Trades                  int
+	ShowTags, ShowPlaybooks bool
+	TagGroups               []db.TagGroup
+	Playbooks               []db.Playbook
+	Values                  url.Values
+	Errors                  map[string]string
+	Problem, DeleteURL      string
+	Consequences            []string
+}
+
+// Value is what the form shows in the field name.
+func (p bulkPage) Value(name string) string { return p.Values.Get(name) }
+
+// Checked reports whether the box of id is ticked in the field name.
+func (p bulkPage) Checked(name, id string) bool { return slices.Contains(p.Values[name], id) }
+
+// Error is the field name's reason, "" when it has none.
+func (p bulkPage) Error(name string) string { return p.Errors[name] }
+
+// bulkTagList is one of the form's lists of tag boxes.
+type bulkTagList struct{ Name, Label, Error string }
+
+// TagLists are the form's two lists of tag boxes: tags to add, to remove.
+func (p bulkPage) TagLists() []bulkTagList {
+	return []bulkTagList{{"add_tag_ids", bulkLabels["add_tag_ids"], p.Errors["add_tag_ids"]},
+		{"remove_tag_ids", bulkLabels["remove_tag_ids"], p.Errors["remove_tag_ids"]}}
+}
+
+// bulkSelection checks the ticked trades as the API checks trade_ids (1
+// to 500 ids, each the user's) and counts what deleting them takes.
+func (s *Pages) bulkSelection(ctx context.Context, sess *db.Session, ids []string) ([]string, db.TradeRemoval, error) {
+	if n := len(ids); n == 0 || n > maxBulkTrades {
+		return nil, db.TradeRemoval{}, &problem.Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
+			Message: fmt.Sprintf("Tick 1 to %d trades on the trade list first (%d were ticked)", maxBulkTrades, n)}
+	}
+	f := input.Errors{}
+	ids = slices.Clone(ids)
+	for i, id := range ids {
+		ids[i], _ = f.UUID(fmt.Sprintf("trade_ids[%d]", i), id)
+	}
+	if err := f.Err(); err != nil {
+		return nil, db.TradeRemoval{}, err
+	}
+	n, err := s.db.TradeRemoval(ctx, sess.UserID, ids)
+	return ids, n, err
+}
+
+// handleBulkForm shows the changes the ticked trades can take together.
+func (s *Pages) handleBulkForm(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	ids, n, err := s.bulkSelection(r.Context(), sess, r.URL.Query()["trade_ids"])
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	s.renderBulk(w, r, sess, http.StatusOK, ids, n, url.Values{}, nil)
+}
+
+// renderBulk shows the bulk form with values and a refusal's reasons.
+// The tags and playbooks are offered only to a session that may read
+// them.
+func (s *Pages) renderBulk(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, ids []string,
+	n db.TradeRemoval, values url.Values, refused *problem.Problem) {
+	p := bulkPage{pageData: pageData{Session: sess, Nav: "trades"}, TradeIDs: ids, Trades: n.Trades, Values: values,
+		Errors: map[string]string{}, ShowTags: sess.Can("tags:read"), ShowPlaybooks: sess.Can("playbooks:read"),
+		DeleteURL: "/trades/bulk/delete?" + url.Values{"trade_ids": ids}.Encode()}
+	var err error
+	if p.ShowTags {
+		if p.TagGroups, err = s.db.TagGroups(r.Context(), sess.UserID); err != nil {
+			s.errorPage(w, r, sess, err)
+			return
+		}
+	}
+	if p.ShowPlaybooks {
+		if p.Playbooks, _, err = s.db.Playbooks(r.Context(), sess.UserID, db.Page{Limit: 100}); err != nil {
+			s.errorPage(w, r, sess, err)
+			return
+		}
+	}
+	if refused != nil {
+		p.Errors, p.Problem = bulkReasons(refused)
+	}
+	s.render(w, r, status, "trade_bulk", p)
+}
+
+// handleBulkDeleteConfirm is the bulk delete's confirm step: how many
+// trades go and what goes with them, from the counts the API's warnings
+// give. It changes nothing.
+func (s *Pages) handleBulkDeleteConfirm(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	ids, n, err := s.bulkSelection(r.Context(), sess, r.URL.Query()["trade_ids"])
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "trade_bulk_delete", bulkPage{pageData: pageData{Session: sess, Nav: "trades"},
+		TradeIDs: ids, Trades: n.Trades, Consequences: tradeRemovalLines(n)})
+}
+
+// handleBulkPost makes the bulk change, as POST /api/v1/trades/bulk, and
+// goes back to the list; a refusal shows the form again with what was
+// ticked and chosen, and why.
+func (s *Pages) handleBulkPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	b, err := readBulk(r.PostForm)
+	var res db.TradeBulkResult
+	if err == nil {
+		res, err = s.db.BulkTrades(r.Context(), sess.UserID, b)
+	}
+	if err == nil {
+		if b.Delete {
+			http.Redirect(w, r, "/trades?deleted="+strconv.Itoa(res.Deleted), http.StatusSeeOther)
+			return
+		}
+		http.Redirect(w, r, "/trades?updated="+strconv.Itoa(res.Updated), http.StatusSeeOther)
+		return
+	}
+	e := problem.Answer(w, r, s.log, err)
+	// The trades were ticked on the list: a fault in them is no field of
+	// this form's, so it is the error page.
+	ids, n, selErr := s.bulkSelection(r.Context(), sess, r.PostForm["trade_ids"])
+	if selErr != nil {
+		s.errorPage(w, r, sess, selErr)
+		return
+	}
+	if e.Status >= 500 {
+		s.renderError(w, r, sess, e)
+		return
+	}
+	s.renderBulk(w, r, sess, e.Status, ids, n, r.PostForm, e)
+}
+
+// readBulk reads the bulk form into the API's db.TradeBulk, checked by the
+// rules decodeTradeBulk checks a body by: 1 to 500 trade ids, every id a
+// UUID, a tag added or removed but not both, at least one action, and a
+// delete alone. An empty playbook or reviewed leaves it as it is; the
+// playbook "none" clears it (the API's null).
+func readBulk(v url.Values) (db.TradeBulk, error) {
+	f := input.Errors{}
+	ids := slices.Clone(v["trade_ids"])
+	if n := len(ids); n == 0 || n > maxBulkTrades {
+		f.Add("trade_ids", fmt.Sprintf("trade_ids must hold 1 to %d trade ids, not %d", maxBulkTrades, n))
+	}
+	ticked := func(name string) []string {
+		return slices.DeleteFunc(slices.Clone(v[name]), func(id string) bool { return strings.TrimSpace(id) == "" })
+	}
+	add, remove := ticked("add_tag_ids"), ticked("remove_tag_ids")
+	for _, list := range []struct {
+		field string
+		ids   []string
+	}{{"trade_ids", ids}, {"add_tag_ids", add}, {"remove_tag_ids", remove}} {
+		for i, id := range list.ids {
+			list.ids[i], _ = f.UUID(fmt.Sprintf("%s[%d]", list.field, i), strings.TrimSpace(id))
+		}
+	}
+	for i, id := range remove {
+		if slices.Contains(add, id) {
+			field := fmt.Sprintf("remove_tag_ids[%d]", i)
+			f.Add(field, field+" is also in add_tag_ids: a tag is added or removed, not both")
+		}
+	}
+	b := db.TradeBulk{TradeIDs: ids, AddTagIDs: add, RemoveTagIDs: remove, Delete: v.Get("delete") == "true"}
+	switch p := strings.TrimSpace(v.Get("playbook_id")); p {
+	case "":
+	case "none":
+		b.PlaybookID = db.Optional[string]{Set: true, Null: true}
+	default:
+		b.PlaybookID = db.Some(input.BodyUUID(f, "playbook_id", db.Some(p), true))
+	}
+	switch reviewed := v.Get("reviewed"); reviewed {
+	case "":
+	case "true", "false":
+		b.Reviewed = db.Some(reviewed == "true")
+	default:
+		f.Add("reviewed", "reviewed must be true or false")
+	}
+	var actions []string
+	for _, a := range []struct {
+		field string
+		given bool
+	}{
+		{"add_tag_ids", len(b.AddTagIDs) > 0}, {"remove_tag_ids", len(b.RemoveTagIDs) > 0},
+		{"playbook_id", b.PlaybookID.Set}, {"reviewed", b.Reviewed.Set},
+	} {
+		if a.given {
+			actions = append(actions, a.field)
+		}
+	}
+	switch {
+	case b.Delete && len(actions) > 0:
+		f.Add("delete", "delete goes alone: send "+strings.Join(actions, ", ")+" in a request of their own")
+	case !b.Delete && len(actions) == 0:
+		f.Add("body", "name an action: add_tag_ids, remove_tag_ids, playbook_id, reviewed or delete")
+	}
+	return b, f.Err()
+}
+
+// bulkReasons are a refused bulk change's reasons in the form's words,
+// each beside its field ("Remove tags: a tag is added or removed, not
+// both"), and the rest as one line.
+func bulkReasons(e *problem.Problem) (byField map[string]string, rest string) {
+	byField = map[string]string{}
+	var others []string
+	for _, path := range slices.Sorted(maps.Keys(e.Details)) {
+		reason := e.Details[path]
+		name, _, _ := strings.Cut(path, "[")
+		label, ok := bulkLabels[name]
+		switch {
+		case path == "body":
+			others = append(others, "Choose a change: tags to add or remove, a playbook, or reviewed")
+		case !ok:
+			others = append(others, problemReason(path, reason))
+		default:
+			tail, named := strings.CutPrefix(reason, path)
+			switch i := strings.LastIndex(tail, ": "); {
+			case !named:
+				reason = label + ": " + reason
+			case i >= 0:
+				reason = label + ": " + tail[i+2:]
+			default:
+				reason = label + tail
+			}
+			if _, dup := byField[name]; !dup {
+				byField[name] = reason
+			}
+		}
+	}
+	if len(e.Details) == 0 {
+		others = append(others, e.Message)
+	}
+	return byField, strings.Join(others, ". ")
 }
