@@ -170,7 +170,8 @@ type htmlResult struct {
 }
 
 // TestTradeBulkRefusesTheReadOnlyAndStrangers: a read-only session has no
-// boxes, no bulk form, and its posts are refused; another user's trades
+// boxes, no bulk form, and its posts are refused; a session that cannot
+// read tags or playbooks is not offered them; another user's trades
 // are a 404 on the bulk form, its delete step and its post, and another
 // user's tag is a 404 beside the field that names it; a post without the
 // token is stale.
@@ -191,6 +192,20 @@ func TestTradeBulkRefusesTheReadOnlyAndStrangers(t *testing.T) {
 	if w := reader.send(t, "POST", "/trades/bulk", url.Values{"csrf": {csrfOf(t, reader, "/trades")}, "trade_ids": {e.one},
 		"reviewed": {"true"}}, ""); w.Code != http.StatusForbidden {
 		t.Errorf("a read-only bulk post: %d, want 403", w.Code)
+	}
+
+	// A session that may change trades but not read tags or playbooks is
+	// offered neither; with nothing ticked there is nothing to change.
+	_, tradesKey := e.newKey(t, "alice", "trades:write", false)
+	narrow := &browser{ts: e.testServer}
+	narrow.signIn(t, tradesKey)
+	page := narrow.page(t, "/trades/bulk?"+ids)
+	if len(find(page, byAttr("name", "add_tag_ids"))) != 0 || len(find(page, byAttr("name", "playbook_id"))) != 0 ||
+		len(find(page, byAttr("name", "reviewed"))) != 1 {
+		t.Error("a session without tags:read or playbooks:read is offered tags or playbooks")
+	}
+	if w := narrow.send(t, "GET", "/trades/bulk", nil, ""); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "Tick 1 to 500 trades") {
+		t.Errorf("the bulk form with nothing ticked: %d", w.Code)
 	}
 
 	bobID, bobKey := e.newUser(t, "bob")

@@ -267,7 +267,14 @@ func TestTradeEditForm(t *testing.T) {
 		t.Errorf("the status given back to the P&L: %q", got)
 	}
 
-	// No fill rows: a trade typed in by hand, as a PUT with "executions":
+	// A post without fill rows is not the form's: the fills stay, as a
+	// PUT without executions leaves them.
+	noRows := url.Values{"csrf": {csrf}, "account_id": {e.accountID}, "symbol": {"ESH6"}, "side": {"long"}, "entry_date": {"2026-02-05"}}
+	if w := b.send(t, "POST", "/trades/"+tr.ID, noRows, ""); w.Code != http.StatusSeeOther || len(tradeByAPI(t, e, tr.ID).Executions) != 2 {
+		t.Errorf("a post without fill rows: %d, and the fills went", w.Code)
+	}
+
+	// Every fill row empty: a trade typed in by hand, as a PUT with "executions":
 	// [] and its entry and exit. 2 at 5,000 out at 4,990: -$1,000.
 	manual := tradeFormPost(csrf, map[string]string{"account_id": e.accountID, "symbol": "ESH6", "side": "long", "entry_date": "2026-02-05",
 		"entry_price": "5000", "quantity": "2", "exit_price": "4990", "exit_date": "", "exit_time": "", "entry_time": ""})

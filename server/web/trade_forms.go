@@ -364,9 +364,11 @@ func readTradeForm(values url.Values, create bool) (db.TradeInput, []fillRow, in
 		}
 		in.Executions = db.Some(execs)
 	default:
-		// A trade typed in by hand: on an edit, its fills (if it had
-		// any) are removed, as a PUT with "executions": [] does.
-		if !create {
+		// A trade typed in by hand: on an edit whose rows are all empty,
+		// its fills (if it had any) are removed, as a PUT with
+		// "executions": [] does. A post without rows is not this form's
+		// and leaves them, as a PUT without executions does.
+		if !create && rows > 0 {
 			in.Executions = db.Some([]db.ExecutionInput{})
 		}
 		in.EntryTime, in.EntryPrice = readTradeClock(r, "entry_time", true), r.number("entry_price", false)
