@@ -303,10 +303,22 @@ func TestTradePageReview(t *testing.T) {
 	tr, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 2@5000", "sell 2@5010")+fmt.Sprintf(`, "playbook_id": %q`, pb.ID)))
 	b := &browser{ts: e.testServer}
 	b.signIn(t, e.key)
+	// The trade page shows the trade's own documents (DESIGN §13), not
+	// every document of its account.
 	doc := e.mustUpload(t, e.key, form("APEX-1", filePart("statement.pdf", samplePDF(t))), http.StatusCreated)
+	shot := e.mustUpload(t, e.key, []part{field("trade_id", tr.ID), field("document_name", "Entry"), field("category", "receipt"),
+		filePart("entry.png", widePNG(t, 640, 320))}, http.StatusCreated)
 	page := b.page(t, "/trades/"+tr.ID)
-	if docs := find(page, byAttr("data-document", doc.ID)); len(docs) != 1 {
-		t.Error("the trade's page does not list its account's document")
+	if docs := find(page, byAttr("data-document", doc.ID)); len(docs) != 0 {
+		t.Error("the trade's page lists a document of its account that is not the trade's")
+	}
+	shots := find(page, byAttr("data-document", shot.ID))
+	if len(shots) != 1 {
+		t.Fatal("the trade's page does not show its screenshot")
+	}
+	if img := find(shots[0], func(n *html.Node) bool { return n.Data == "img" }); len(img) != 1 ||
+		!strings.HasPrefix(attr(img[0], "src"), "/api/v1/files/"+shot.ID+"/entry.png?") || !strings.HasSuffix(attr(img[0], "src"), "&w=320") {
+		t.Errorf("the screenshot's thumbnail: %v, want a path on this server ending &w=320", img)
 	}
 	if n := find(page, byAttr("data-figure", "net_pnl")); len(n) != 1 || nodeText(n[0]) != formatMoneyLike(tr.NetPnL) {
 		t.Errorf("net P&L on the page: %v, want %s", n, formatMoneyLike(tr.NetPnL))

@@ -105,6 +105,19 @@ type Form struct {
 	fileName string // as the client gave it
 }
 
+// Field is the form's text field name, "" when the form has none.
+func (form *Form) Field(name string) string { return form.fields[name] }
+
+// SetField fills a text field the form left empty (a page's default).
+func (form *Form) SetField(name, value string) { form.fields[name] = value }
+
+// Discard drops the received file of a form refused before Store.
+func (form *Form) Discard() {
+	if form.file != nil {
+		form.file.Discard()
+	}
+}
+
 // ReadForm reads the multipart body part by part, in whatever order
 // the parts come: text fields into memory (4 KiB each at most), the file
 // into the store's tmp folder. On an error, no temp file is left.

@@ -231,9 +231,11 @@ type tradePage struct {
 	Playbooks             []db.Playbook
 	TagGroups             []db.TagGroup
 	TagSet                map[string]bool
-	// Documents are the trade's account's (statements, confirmations):
-	// a document belongs to an account, not to a trade.
-	Documents []upload.Document
+	// Documents are the trade's own (chart screenshots, DESIGN §13), with
+	// links on this server's own paths; CanAttach, whether the session may
+	// add one.
+	Documents []upload.TradeDocument
+	CanAttach bool
 }
 
 // handleTradePage shows one trade: its numbers, fills and rule
@@ -265,14 +267,8 @@ func (s *Pages) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Ses
 		p.keepTyped(typed)
 	}
 	if sess.Can("documents:read") {
-		docs, _, err := s.db.Documents(r.Context(), sess.UserID, db.DocumentFilter{AccountID: t.AccountID}, db.Page{Limit: 20})
-		if err != nil {
-			s.errorPage(w, r, sess, err)
-			return
-		}
-		for _, d := range docs {
-			p.Documents = append(p.Documents, s.docs.Present(d))
-		}
+		p.Documents = s.pageLinks(s.docs.PresentTrade(t.Documents))
+		p.CanAttach = sess.Can("documents:write")
 	}
 	// The form offers the playbooks and tags only to a session that may
 	// read them; without them it leaves the trade's as they are.
@@ -580,4 +576,18 @@ func (s *Pages) handleLibraryPage(w http.ResponseWriter, r *http.Request, sess *
 		Strategies []db.Strategy
 		TagGroups  []db.TagGroup
 	}{pageData{Session: sess, Nav: "library"}, playbooks, strategies, groups})
+}
+
+// pageLinks makes documents' links paths on this server: a page is read
+// on whatever host the browser reached, and its images must come from
+// that origin (the pages' Content-Security-Policy), not the public URL's.
+func (s *Pages) pageLinks(docs []upload.TradeDocument) []upload.TradeDocument {
+	for i := range docs {
+		docs[i].DocumentURL = strings.TrimPrefix(docs[i].DocumentURL, s.publicURL)
+		if docs[i].ThumbnailURL != nil {
+			path := strings.TrimPrefix(*docs[i].ThumbnailURL, s.publicURL)
+			docs[i].ThumbnailURL = &path
+		}
+	}
+	return docs
 }

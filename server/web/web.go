@@ -91,6 +91,7 @@ func (s *Pages) Routes() []Route {
 		{Pattern: "GET /trades", Handler: s.page("trades:read", s.handleTradesPage)},
 		{Pattern: "GET /trades/{id}", Handler: s.page("trades:read", s.handleTradePage)},
 		{Pattern: "POST /trades/{id}/review", Handler: s.page("trades:write", s.handleTradeReview), API: "PUT /api/v1/trades/{id}"},
+		{Pattern: "POST /trades/{id}/documents", Handler: s.uploadPage("documents:write", s.handleTradeDocumentPost)},
 		{Pattern: "GET /import", Handler: s.page("trades:read", s.handleImportPage)},
 		{Pattern: "GET /accounts", Handler: s.page("accounts:read", s.handleAccountsPage)},
 		{Pattern: "GET /accounts/new", Handler: s.page("accounts:write", accounts.newForm(s))},
@@ -110,6 +111,7 @@ func (s *Pages) Routes() []Route {
 		{Pattern: "GET /ui/import.js", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
 		{Pattern: "GET /ui/app.css", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
 		{Pattern: "GET /ui/login.js", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
+		{Pattern: "GET /ui/trade.js", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
 	}
 	routes = append(routes, s.libraryRoutes()...)
 	routes = append(routes, s.tradeRoutes()...)
