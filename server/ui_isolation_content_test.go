@@ -16,7 +16,10 @@ func contentPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 		`{"report_date": "2026-02-05", "account_id": "`+e.accountID+`", "grade": 4, "notes_markdown": "Alice's day"}`)).Data
 	plan := decode[struct{ Data db.TradingPlan }](t, must201(t, e.testServer, "/api/v1/trading-plans", e.key,
 		`{"title": "Alice's plan", "plan_date": "2026-02-05", "playbook_id": "`+playbook.ID+`"}`)).Data
-	w.aliceIDs = append(w.aliceIDs, playbook.ID, card.ID, plan.ID)
+	trade, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 1@5000", "sell 1@5004")))
+	writeUp := decode[struct{ Data db.WriteUp }](t, must201(t, e.testServer, "/api/v1/write-ups", e.key,
+		`{"trade_id": "`+trade.ID+`", "title": "Alice's write-up"}`)).Data
+	w.aliceIDs = append(w.aliceIDs, playbook.ID, card.ID, plan.ID, trade.ID, writeUp.ID)
 	form := func(kv ...string) url.Values {
 		v := url.Values{"csrf": {csrf}}
 		for i := 0; i < len(kv); i += 2 {
@@ -50,6 +53,14 @@ func contentPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 		"POST /journal/trading-plans/{id}":        {w.notFound("POST", "/journal/trading-plans/"+plan.ID, form("title", "Bob's"))},
 		"GET /journal/trading-plans/{id}/delete":  {w.notFound("GET", "/journal/trading-plans/"+plan.ID+"/delete", nil)},
 		"POST /journal/trading-plans/{id}/delete": {w.notFound("POST", "/journal/trading-plans/"+plan.ID+"/delete", form())},
+		"GET /journal/write-ups":                  {w.shows("/journal/write-ups")},
+		// A link naming alice's trade offers bob nothing of hers.
+		"GET /journal/write-ups/new":          {w.shows("/journal/write-ups/new"), w.shows("/journal/write-ups/new?trade_id=" + trade.ID)},
+		"POST /journal/write-ups":             {w.notFound("POST", "/journal/write-ups", form("trade_id", trade.ID, "title", "Bob's"))},
+		"GET /journal/write-ups/{id}/edit":    {w.notFound("GET", "/journal/write-ups/"+writeUp.ID+"/edit", nil)},
+		"POST /journal/write-ups/{id}":        {w.notFound("POST", "/journal/write-ups/"+writeUp.ID, form("title", "Bob's"))},
+		"GET /journal/write-ups/{id}/delete":  {w.notFound("GET", "/journal/write-ups/"+writeUp.ID+"/delete", nil)},
+		"POST /journal/write-ups/{id}/delete": {w.notFound("POST", "/journal/write-ups/"+writeUp.ID+"/delete", form())},
 	}
 }
 
@@ -62,9 +73,6 @@ var contentPagesPending = map[string]string{
 	"DELETE /api/v1/expenses/{id}":    "no page yet (issue 28)",
 	"PUT /api/v1/documents/{id}":      "no page yet (issue 28)",
 	"DELETE /api/v1/documents/{id}":   "no page yet (issue 28)",
-	"POST /api/v1/write-ups":          "no page yet (issue 28)",
-	"PUT /api/v1/write-ups/{id}":      "no page yet (issue 28)",
-	"DELETE /api/v1/write-ups/{id}":   "no page yet (issue 28)",
 	"POST /api/v1/chart-books":        "no page yet (issue 28)",
 	"PUT /api/v1/chart-books/{id}":    "no page yet (issue 28)",
 	"DELETE /api/v1/chart-books/{id}": "no page yet (issue 28)",

@@ -2,8 +2,10 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,22 +13,26 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/server/input"
+	"tradejournal/server/problem"
 )
 
 // contentRoutes are the pages of write-ups, trading plans, chart books,
 // report cards; payouts and expenses edited and deleted; documents
 // replaced and deleted.
 func (s *Pages) contentRoutes() []Route {
-	reportCards, plans := s.db.ReportCards(), s.db.TradingPlans()
+	reportCards, plans, writeUps := s.db.ReportCards(), s.db.TradingPlans(), s.db.WriteUps()
 	routes := []Route{
 		{Pattern: "GET /journal", Handler: s.page("content:read", s.handleJournal)},
 		{Pattern: "GET /journal/report-cards", Handler: s.page("content:read", s.journalKind(s.reportCardSection))},
 		{Pattern: "GET /journal/trading-plans", Handler: s.page("content:read", s.journalKind(s.planSection))},
+		{Pattern: "GET /journal/write-ups", Handler: s.page("content:read", s.journalKind(s.writeUpSection))},
 	}
 	routes = append(routes, s.reportCardPages().routes(s, "content:write", "/api/v1/report-cards", true,
 		contentDescriber(reportCards, describeReportCard), contentDelete(reportCards))...)
 	routes = append(routes, s.planPages().routes(s, "content:write", "/api/v1/trading-plans", true,
 		contentDescriber(plans, describePlan), contentDelete(plans))...)
+	routes = append(routes, s.writeUpPages().routes(s, "content:write", "/api/v1/write-ups", true,
+		contentDescriber(writeUps, describeWriteUp), contentDelete(writeUps))...)
 	return routes
 }
 
@@ -98,6 +104,39 @@ func contentDelete[T, In any](store db.Content[T, In]) func(ctx context.Context,
 	}
 }
 
+// refWords words a reference to a record that is not the user's (the
+// db's *NotFoundError naming a field) as its form shows it beside the
+// field, "Trade is not one of your trades", keeping the API's 404.
+func refWords(err error) error {
+	var nf *db.NotFoundError
+	if !errors.As(err, &nf) || nf.Field == "" {
+		return err
+	}
+	name, _, inList := strings.Cut(nf.Field, "[")
+	kind := strings.ToLower(nf.Kind)
+	reason := name + " is not one of your " + kind + "s"
+	if inList {
+		reason = name + " holds a " + kind + " that is not yours"
+	}
+	return &problem.Problem{Status: http.StatusNotFound, Code: "NOT_FOUND", Message: nf.Error(), Details: map[string]string{name: reason}}
+}
+
+// createWords and updateWords are a store's create and update whose
+// refusals of another's records are in the form's words (refWords).
+func createWords[In, T any](create func(ctx context.Context, userID string, in In) (T, error)) func(ctx context.Context, userID string, in In) (T, error) {
+	return func(ctx context.Context, userID string, in In) (T, error) {
+		v, err := create(ctx, userID, in)
+		return v, refWords(err)
+	}
+}
+
+func updateWords[In, T any](update func(ctx context.Context, userID, id string, in In) (T, error)) func(ctx context.Context, userID, id string, in In) (T, error) {
+	return func(ctx context.Context, userID, id string, in In) (T, error) {
+		v, err := update(ctx, userID, id, in)
+		return v, refWords(err)
+	}
+}
+
 // unlinksTags is a confirm step's line for a record's tags, which stay.
 func unlinksTags(tags []db.TagRef) []string {
 	if len(tags) == 0 {
@@ -115,7 +154,7 @@ func (s *Pages) reportCardPages() livePages[db.ReportCardInput, db.ReportCard] {
 	return livePages[db.ReportCardInput, db.ReportCard]{recordPages[db.ReportCardInput, db.ReportCard]{
 		kind: "Report card", path: "/journal/report-cards", nav: "journal",
 		read: readReportCardForm, check: input.ReportCard, values: reportCardValues,
-		get: store.Get, create: store.Create, update: store.Update,
+		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
 		describe: func(c db.ReportCard) string { return "the report card of " + c.ReportDate },
 		defaults: func(r *http.Request, sess *db.Session) url.Values {
 			return url.Values{"report_date": {s.dayOf(r, sess)}}
@@ -169,7 +208,7 @@ func (s *Pages) planPages() livePages[db.TradingPlanInput, db.TradingPlan] {
 	return livePages[db.TradingPlanInput, db.TradingPlan]{recordPages[db.TradingPlanInput, db.TradingPlan]{
 		kind: "Trading plan", path: "/journal/trading-plans", nav: "journal",
 		read: readPlanForm, check: input.TradingPlan, values: planValues,
-		get: store.Get, create: store.Create, update: store.Update,
+		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
 		describe: func(p db.TradingPlan) string { return "the trading plan " + strconv.Quote(p.Title) },
 		defaults: func(r *http.Request, sess *db.Session) url.Values {
 			day := s.dayOf(r, sess)
@@ -209,6 +248,83 @@ func planValues(p db.TradingPlan) url.Values {
 
 func describePlan(p db.TradingPlan) (string, []string) {
 	return "the trading plan " + strconv.Quote(p.Title), unlinksTags(p.Tags)
+}
+
+// The write-up: a trade's review, in words.
+
+// writeUpPages are a write-up's new, edit and delete pages; a new one is
+// of the trade its link names (?trade_id=, from the trade's page).
+func (s *Pages) writeUpPages() livePages[db.WriteUpInput, db.WriteUp] {
+	store := s.db.WriteUps()
+	return livePages[db.WriteUpInput, db.WriteUp]{recordPages[db.WriteUpInput, db.WriteUp]{
+		kind: "Write-up", path: "/journal/write-ups", nav: "journal",
+		read: readWriteUpForm, check: input.WriteUp, values: writeUpValues,
+		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
+		describe: func(w db.WriteUp) string { title, _ := describeWriteUp(w); return title },
+		defaults: func(r *http.Request, sess *db.Session) url.Values {
+			return url.Values{"trade_id": {r.URL.Query().Get("trade_id")}}
+		},
+	}, s.writeUpFields}
+}
+
+// writeUpFields offer the user's latest trades by date, symbol, side and
+// net P&L, with the one the write-up is of or its link names; a session
+// that may not read trades types the trade's id.
+func (s *Pages) writeUpFields(r *http.Request, sess *db.Session) ([]field, error) {
+	trade := field{Name: "trade_id", Label: "Trade", Kind: "text", Required: true, Hint: "The trade's id, as its page's address shows it"}
+	if sess.Can("trades:read") {
+		ctx := r.Context()
+		trades, _, err := s.db.Trades(ctx, sess.UserID, db.TradeFilter{}, db.Page{Limit: 100})
+		if err != nil {
+			return nil, err
+		}
+		trade.Kind, trade.Hint = "select", ""
+		for _, t := range trades {
+			trade.Options = append(trade.Options, option{t.ID, tradeWords(t)})
+		}
+		// The trade of the write-up edited, or of the new one's link,
+		// may be older than the latest 100; one not the user's is no
+		// choice.
+		named := r.URL.Query().Get("trade_id")
+		if id := r.PathValue("id"); input.IsUUID(id) {
+			if w, err := s.db.WriteUps().Get(ctx, sess.UserID, strings.ToLower(id)); err == nil {
+				named = w.TradeID
+			}
+		}
+		if named != "" && !slices.ContainsFunc(trade.Options, func(o option) bool { return o.Value == named }) && input.IsUUID(named) {
+			if t, err := s.db.Trade(ctx, sess.UserID, strings.ToLower(named)); err == nil {
+				trade.Options = append([]option{{t.ID, tradeWords(t.Trade)}}, trade.Options...)
+			}
+		}
+	}
+	return s.withTagChoices(r.Context(), sess, []field{
+		trade,
+		{Name: "title", Label: "Title", Kind: "text"},
+		{Name: "content_markdown", Label: "Write-up", Kind: "textarea", Hint: "Why you took it, how you managed it, what it teaches (Markdown)"},
+	})
+}
+
+// tradeWords name a trade as a choice: its day, contract, side and net.
+func tradeWords(t db.Trade) string {
+	return t.EntryDate + " " + t.Symbol + " " + t.Side + ", net " + formatMoney(t.NetPnL)
+}
+
+// readWriteUpForm reads the write-up form: an edit's emptied title or text
+// is cleared; its trade can be changed, never emptied.
+func readWriteUpForm(r *formReader) db.WriteUpInput {
+	return db.WriteUpInput{TradeID: r.text("trade_id", false), Title: r.text("title", true),
+		ContentMarkdown: r.text("content_markdown", true), TagIDs: r.ids("tag_ids")}
+}
+
+func writeUpValues(w db.WriteUp) url.Values {
+	return url.Values{"trade_id": {w.TradeID}, "title": {w.Title}, "content_markdown": {w.ContentMarkdown}, "tag_ids": tagIDsOf(w.Tags)}
+}
+
+func describeWriteUp(w db.WriteUp) (string, []string) {
+	if w.Title == "" {
+		return "the untitled write-up", unlinksTags(w.Tags)
+	}
+	return "the write-up " + strconv.Quote(w.Title), unlinksTags(w.Tags)
 }
 
 // The choices the forms offer, each read only when the session may.
@@ -288,6 +404,12 @@ func (s *Pages) dayOf(r *http.Request, sess *db.Session) string {
 	return s.todayOf(sess).Format(db.DateLayout)
 }
 
+// dayOfTimestamp is the day of a stored timestamp in timezone.
+func dayOfTimestamp(ts, timezone string) string {
+	day, _, _ := strings.Cut(formatWhen(ts, timezone), " ")
+	return day
+}
+
 // journalExcerpt is the start of a text, on one line, for a list.
 func journalExcerpt(text string, n int) string {
 	text = strings.Join(strings.Fields(text), " ")
@@ -354,7 +476,7 @@ func (s *Pages) handleJournal(w http.ResponseWriter, r *http.Request, sess *db.S
 	if err == nil {
 		p.TomorrowPlan, err = firstID(s.db.TradingPlans(), ctx, sess, p.Tomorrow, func(t db.TradingPlan) string { return t.ID })
 	}
-	for _, section := range []sectionFunc{s.reportCardSection, s.planSection} {
+	for _, section := range []sectionFunc{s.reportCardSection, s.planSection, s.writeUpSection} {
 		if err != nil {
 			break
 		}
@@ -433,6 +555,35 @@ func (s *Pages) journalStart(r *http.Request, sess *db.Session) (journalPage, jo
 		}
 	}
 	return p, names, nil
+}
+
+// writeUpSection lists write-ups by the day they were written, each
+// linking its trade (named when the session may read trades).
+func (s *Pages) writeUpSection(ctx context.Context, sess *db.Session, _ journalLookup, page db.Page) (journalSection, error) {
+	sec := journalSection{Key: "write-ups", Title: "Write-ups", Path: "/journal/write-ups", New: "New write-up",
+		WhenLabel: "Written", Empty: "No write-ups yet: a trade's page has a link to write one."}
+	writeUps, total, err := s.db.WriteUps().List(ctx, sess.UserID, db.ContentFilter{Timezone: sess.Timezone}, page)
+	sec.Total = total
+	trades := map[string]string{}
+	for _, w := range writeUps {
+		row := journalRow{ID: w.ID, When: dayOfTimestamp(w.CreatedAt, sess.Timezone), Title: w.Title, Tags: w.Tags,
+			Detail: journalExcerpt(w.ContentMarkdown, 140)}
+		if row.Title == "" {
+			row.Title = "Untitled"
+		}
+		if sess.Can("trades:read") {
+			if _, ok := trades[w.TradeID]; !ok {
+				t, err := s.db.Trade(ctx, sess.UserID, w.TradeID)
+				if err != nil {
+					return sec, err
+				}
+				trades[w.TradeID] = tradeWords(t.Trade)
+			}
+			row.Link, row.LinkText = "/trades/"+w.TradeID, trades[w.TradeID]
+		}
+		sec.Rows = append(sec.Rows, row)
+	}
+	return sec, err
 }
 
 // firstID is the id of the first record of a dated kind on day, "" when
