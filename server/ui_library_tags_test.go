@@ -130,10 +130,10 @@ func TestTagForms(t *testing.T) {
 		mustExec(t, raw, `INSERT INTO trade_tags (trade_id, tag_id) VALUES (?, ?)`, id, tag.ID)
 	}
 	mustExec(t, raw, `INSERT INTO account_tags (account_id, tag_id) VALUES (?, ?)`, e.accountID, tag.ID)
-	if got := strings.Join(consequences(b.page(t, "/tags/"+tag.ID+"/delete")), "; "); got != "takes it off 2 trades, 1 account, which are kept" {
+	if got := strings.Join(consequences(b.page(t, "/tags/"+tag.ID+"/delete")), "; "); got != "takes it off 2 trades, 1 account, which stay" {
 		t.Errorf("the tag's confirm step lists %q", got)
 	}
-	if got := strings.Join(consequences(b.page(t, "/tag-groups/"+group.ID+"/delete")), "; "); got != "deletes its 6 tags; takes them off 2 trades, 1 account, which are kept" {
+	if got := strings.Join(consequences(b.page(t, "/tag-groups/"+group.ID+"/delete")), "; "); got != "deletes its 6 tags; takes them off 2 trades, 1 account, which stay" {
 		t.Errorf("the group's confirm step lists %q", got)
 	}
 	if n := count(t, raw, `SELECT count(*) FROM trade_tags`); n != 2 {

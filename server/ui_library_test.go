@@ -126,7 +126,7 @@ func TestPlaybookForms(t *testing.T) {
 	// post deletes; the trade stays, without the playbook.
 	confirm := b.page(t, "/playbooks/"+p.ID+"/delete")
 	if got := strings.Join(consequences(confirm), "; "); got != "deletes its 3 criteria; "+
-		"takes it off 1 trade, which keep the rest of their review; removes 1 checklist answer about its criteria from trades" {
+		"takes it off 1 trade, which keeps the rest of its review; removes 1 checklist answer about its criteria from trades" {
 		t.Errorf("the confirm step lists %q", got)
 	}
 	if n := count(t, raw, `SELECT count(*) FROM playbooks`); n != 1 {

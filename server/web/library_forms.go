@@ -25,6 +25,7 @@ func (s *Pages) libraryRoutes() []Route {
 		{Pattern: "GET /playbooks/{id}/delete", Handler: s.page("playbooks:write", s.confirmDelete("Playbook", "/playbooks", "library", s.describePlaybookDelete))},
 		{Pattern: "POST /playbooks/{id}/delete", Handler: s.page("playbooks:write", s.deletePost("Playbook", "/playbooks", s.deletePlaybook)), API: "DELETE /api/v1/playbooks/{id}"},
 	}
+	routes = append(routes, s.strategyRoutes()...)
 	routes = append(routes, s.tagRoutes()...)
 	return append(routes, s.instrumentRoutes()...)
 }
@@ -146,7 +147,8 @@ func (s *Pages) describePlaybookDelete(ctx context.Context, userID, id string) (
 		out = append(out, "deletes its "+count(c, "criterion", "criteria"))
 	}
 	if n.Trades > 0 {
-		out = append(out, "takes it off "+count(n.Trades, "trade", "trades")+", which keep the rest of their review")
+		out = append(out, "takes it off "+count(n.Trades, "trade", "trades")+", which "+
+			agree(n.Trades, "keeps the rest of its review", "keep the rest of their review"))
 	}
 	if n.Checks > 0 {
 		out = append(out, "removes "+count(n.Checks, "checklist answer", "checklist answers")+" about its criteria from trades")
@@ -156,16 +158,24 @@ func (s *Pages) describePlaybookDelete(ctx context.Context, userID, id string) (
 		one, many string
 	}{{n.TradingPlans, "trading plan", "trading plans"}, {n.ChartBooks, "chart book", "chart books"}} {
 		if c.n > 0 {
-			out = append(out, "takes it off "+count(c.n, c.one, c.many)+", which are kept")
+			out = append(out, "takes it off "+count(c.n, c.one, c.many)+", which "+agree(c.n, "stays", "stay"))
 		}
 	}
 	if n.Strategies > 0 {
-		out = append(out, "unlinks "+count(n.Strategies, "strategy", "strategies")+", which are kept")
+		out = append(out, "unlinks "+count(n.Strategies, "strategy", "strategies")+", which "+agree(n.Strategies, "stays", "stay"))
 	}
 	if n.TagLinks > 0 {
 		out = append(out, "removes its "+count(n.TagLinks, "tag", "tags"))
 	}
 	return "the playbook " + p.Title, out, nil
+}
+
+// agree is the words of a confirm step's line that agree with its count n.
+func agree(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // deletePlaybook deletes a playbook as the API's DELETE does.

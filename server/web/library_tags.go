@@ -308,7 +308,7 @@ func (s *Pages) describeTagDelete(ctx context.Context, userID, id string) (strin
 	}
 	var out []string
 	if uses := tagUses(n); len(uses) > 0 {
-		out = append(out, "takes it off "+strings.Join(uses, ", ")+", which are kept")
+		out = append(out, "takes it off "+strings.Join(uses, ", ")+", which "+agree(n.Links(), "stays", "stay"))
 	}
 	return "the tag " + t.Name, out, nil
 }
@@ -330,7 +330,7 @@ func (s *Pages) describeTagGroupDelete(ctx context.Context, userID, id string) (
 		out = append(out, "deletes its "+count(n.Tags, "tag", "tags"))
 	}
 	if uses := tagUses(n); len(uses) > 0 {
-		out = append(out, "takes them off "+strings.Join(uses, ", ")+", which are kept")
+		out = append(out, "takes them off "+strings.Join(uses, ", ")+", which "+agree(n.Links(), "stays", "stay"))
 	}
 	return "the group " + g.Name, out, nil
 }
