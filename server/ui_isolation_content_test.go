@@ -19,7 +19,9 @@ func contentPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 	trade, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 1@5000", "sell 1@5004")))
 	writeUp := decode[struct{ Data db.WriteUp }](t, must201(t, e.testServer, "/api/v1/write-ups", e.key,
 		`{"trade_id": "`+trade.ID+`", "title": "Alice's write-up"}`)).Data
-	w.aliceIDs = append(w.aliceIDs, playbook.ID, card.ID, plan.ID, trade.ID, writeUp.ID)
+	payout := e.payout(t, `{"account_id": "`+e.accountID+`", "total_amount": 500}`)
+	expense := e.expense(t, `{"account_id": "`+e.accountID+`", "amount": 150, "category": "evaluation"}`)
+	w.aliceIDs = append(w.aliceIDs, playbook.ID, card.ID, plan.ID, trade.ID, writeUp.ID, payout.ID, expense.ID)
 	form := func(kv ...string) url.Values {
 		v := url.Values{"csrf": {csrf}}
 		for i := 0; i < len(kv); i += 2 {
@@ -61,16 +63,21 @@ func contentPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 		"POST /journal/write-ups/{id}":        {w.notFound("POST", "/journal/write-ups/"+writeUp.ID, form("title", "Bob's"))},
 		"GET /journal/write-ups/{id}/delete":  {w.notFound("GET", "/journal/write-ups/"+writeUp.ID+"/delete", nil)},
 		"POST /journal/write-ups/{id}/delete": {w.notFound("POST", "/journal/write-ups/"+writeUp.ID+"/delete", form())},
+		"GET /payouts/{id}/edit":              {w.notFound("GET", "/payouts/"+payout.ID+"/edit", nil)},
+		"POST /payouts/{id}":                  {w.notFound("POST", "/payouts/"+payout.ID, form("total_amount", "1"))},
+		"GET /payouts/{id}/delete":            {w.notFound("GET", "/payouts/"+payout.ID+"/delete", nil)},
+		"POST /payouts/{id}/delete":           {w.notFound("POST", "/payouts/"+payout.ID+"/delete", form())},
+		"GET /expenses":                       {w.redirects("/expenses", "/payouts")},
+		"GET /expenses/{id}/edit":             {w.notFound("GET", "/expenses/"+expense.ID+"/edit", nil)},
+		"POST /expenses/{id}":                 {w.notFound("POST", "/expenses/"+expense.ID, form("amount", "1"))},
+		"GET /expenses/{id}/delete":           {w.notFound("GET", "/expenses/"+expense.ID+"/delete", nil)},
+		"POST /expenses/{id}/delete":          {w.notFound("POST", "/expenses/"+expense.ID+"/delete", form())},
 	}
 }
 
 // contentPagesPending are this group's API writes whose page is still to
 // come; the route-parity test holds each entry until its page exists.
 var contentPagesPending = map[string]string{
-	"PUT /api/v1/payouts/{id}":        "no page yet (issue 28)",
-	"DELETE /api/v1/payouts/{id}":     "no page yet (issue 28)",
-	"PUT /api/v1/expenses/{id}":       "no page yet (issue 28)",
-	"DELETE /api/v1/expenses/{id}":    "no page yet (issue 28)",
 	"PUT /api/v1/documents/{id}":      "no page yet (issue 28)",
 	"DELETE /api/v1/documents/{id}":   "no page yet (issue 28)",
 	"POST /api/v1/chart-books":        "no page yet (issue 28)",

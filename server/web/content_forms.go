@@ -33,7 +33,7 @@ func (s *Pages) contentRoutes() []Route {
 		contentDescriber(plans, describePlan), contentDelete(plans))...)
 	routes = append(routes, s.writeUpPages().routes(s, "content:write", "/api/v1/write-ups", true,
 		contentDescriber(writeUps, describeWriteUp), contentDelete(writeUps))...)
-	return routes
+	return append(routes, s.payoutFormRoutes()...)
 }
 
 // livePages are a record's pages whose fields offer the user's own

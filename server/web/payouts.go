@@ -29,11 +29,16 @@ type payoutsPage struct {
 
 // handlePayoutsPage shows paid-out against spent per currency (GET
 // /payouts/summary), the latest payouts and expenses, and, with
-// accounts:write, forms to add either.
+// accounts:write, forms to add either and links to edit or delete each.
 func (s *Pages) handlePayoutsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	var msg string
-	if r.URL.Query().Has("added") {
+	switch q := r.URL.Query(); {
+	case q.Has("added"):
 		msg = "Added."
+	case q.Has("saved"):
+		msg = "Saved."
+	case q.Has("deleted"):
+		msg = "Deleted."
 	}
 	s.renderPayouts(w, r, sess, http.StatusOK, payoutsPage{Message: msg})
 }
@@ -194,4 +199,196 @@ func problemText(e *problem.Problem) string {
 		msg += ". " + problemReason(field, e.Details[field])
 	}
 	return msg
+}
+
+// Payouts and expenses are edited and deleted on pages of their own, built
+// on recordPages like the journal's; they are added from the payouts
+// page's forms (handlePayoutCreate, handleExpenseCreate).
+
+// payoutFormRoutes are the payouts' and expenses' edit and delete pages.
+// GET /expenses is the payouts page, where expenses are listed, so that
+// an expense's pages go back to it as a payout's do.
+func (s *Pages) payoutFormRoutes() []Route {
+	routes := s.payoutPages().routes(s, "accounts:write", "/api/v1/payouts", false, s.describePayoutDelete,
+		func(ctx context.Context, userID, id string) error {
+			_, err := s.db.DeletePayout(ctx, userID, id)
+			return err
+		})
+	routes = append(routes, s.expensePages().routes(s, "accounts:write", "/api/v1/expenses", false, s.describeExpenseDelete,
+		func(ctx context.Context, userID, id string) error {
+			_, err := s.db.DeleteExpense(ctx, userID, id)
+			return err
+		})...)
+	return append(routes, Route{Pattern: "GET /expenses", Handler: s.page("accounts:read", func(w http.ResponseWriter, r *http.Request, _ *db.Session) {
+		target := "/payouts"
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, target, http.StatusSeeOther)
+	})})
+}
+
+// payoutPages are a payout's edit and delete pages.
+func (s *Pages) payoutPages() livePages[db.PayoutInput, db.Payout] {
+	return livePages[db.PayoutInput, db.Payout]{recordPages[db.PayoutInput, db.Payout]{
+		kind: "Payout", path: "/payouts", nav: "payouts",
+		read: readPayoutForm, check: input.Payout, values: payoutValues,
+		get: s.db.Payout, create: createWords(s.db.CreatePayout), update: updateWords(s.db.UpdatePayout),
+		describe: func(p db.Payout) string { return "the payout of " + p.Date },
+	}, s.payoutFields}
+}
+
+func (s *Pages) payoutFields(r *http.Request, sess *db.Session) ([]field, error) {
+	accounts, err := s.accountChoices(r.Context(), sess)
+	if err != nil {
+		return nil, err
+	}
+	fields := []field{
+		{Name: "account_id", Label: "Account", Kind: "select", Options: accounts, Required: true},
+		{Name: "date", Label: "Date", Kind: "date", Required: true},
+		{Name: "total_amount", Label: "Total amount (before the firm's share)", Kind: "number", Required: true},
+		{Name: "profit_split", Label: "Your share (%)", Kind: "number", Hint: "The account's split when the payout was added"},
+		{Name: "status", Label: "Status", Kind: "select", Choices: db.PayoutStatuses, Required: true,
+			Hint: "Only a paid payout lowers the account's balance"},
+		{Name: "reference", Label: "Reference", Kind: "text"},
+		{Name: "notes", Label: "Notes", Kind: "textarea"},
+	}
+	return s.withDocumentChoices(r, sess, fields, func(ctx context.Context, id string) ([]string, error) {
+		p, err := s.db.Payout(ctx, sess.UserID, id)
+		return p.DocumentIDs, err
+	})
+}
+
+// readPayoutForm reads the payout form as the API's body would carry it:
+// an emptied reference or notes is cleared, the rest left as they were.
+func readPayoutForm(r *formReader) db.PayoutInput {
+	return db.PayoutInput{AccountID: r.text("account_id", false), Date: r.text("date", false),
+		TotalAmount: r.number("total_amount", false), ProfitSplit: r.number("profit_split", false),
+		Status: r.text("status", false), Reference: r.text("reference", true), Notes: r.text("notes", true),
+		DocumentIDs: r.ids("document_ids")}
+}
+
+func payoutValues(p db.Payout) url.Values {
+	return url.Values{"account_id": {p.AccountID}, "date": {p.Date}, "total_amount": {formatNumber(p.TotalAmount)},
+		"profit_split": {formatNumber(p.ProfitSplit)}, "status": {p.Status}, "reference": {p.Reference},
+		"notes": {p.Notes}, "document_ids": p.DocumentIDs}
+}
+
+// describePayoutDelete names a payout and what its delete unlinks (its
+// documents, as DeletePayout's warning counts them) and gives back (a
+// paid payout's amount, to the account's balance).
+func (s *Pages) describePayoutDelete(ctx context.Context, userID, id string) (string, []string, error) {
+	p, err := s.db.Payout(ctx, userID, id)
+	if err != nil {
+		return "", nil, err
+	}
+	out := unlinksDocuments(len(p.DocumentIDs))
+	if p.Status == "paid" {
+		out = append(out, "adds its "+formatMoney(p.TotalAmount)+" back to the account's balance, which a paid payout lowers")
+	}
+	return "the payout of " + p.Date + ", " + formatMoney(p.TotalAmount), out, nil
+}
+
+// expensePages are an expense's edit and delete pages.
+func (s *Pages) expensePages() livePages[db.ExpenseInput, db.Expense] {
+	return livePages[db.ExpenseInput, db.Expense]{recordPages[db.ExpenseInput, db.Expense]{
+		kind: "Expense", path: "/expenses", nav: "payouts",
+		read: readExpenseForm, check: input.Expense, values: expenseValues,
+		get: s.db.Expense, create: createWords(s.db.CreateExpense), update: updateWords(s.db.UpdateExpense),
+		describe: func(e db.Expense) string { return "the expense of " + e.Date },
+	}, s.expenseFields}
+}
+
+func (s *Pages) expenseFields(r *http.Request, sess *db.Session) ([]field, error) {
+	accounts, err := s.accountChoices(r.Context(), sess)
+	if err != nil {
+		return nil, err
+	}
+	fields := []field{
+		{Name: "account_id", Label: "Account", Kind: "select", Options: accounts, Hint: "Empty for a firm's fee that is no account's"},
+		{Name: "prop_firm", Label: "Prop firm", Kind: "text"},
+		{Name: "date", Label: "Date", Kind: "date", Required: true},
+		{Name: "amount", Label: "Amount", Kind: "number", Required: true},
+		{Name: "currency", Label: "Currency", Kind: "text", Hint: "A three-letter code such as USD"},
+		{Name: "category", Label: "Category", Kind: "select", Choices: db.ExpenseCategories, Required: true},
+		{Name: "description", Label: "Description", Kind: "textarea"},
+	}
+	return s.withDocumentChoices(r, sess, fields, func(ctx context.Context, id string) ([]string, error) {
+		e, err := s.db.Expense(ctx, sess.UserID, id)
+		return e.DocumentIDs, err
+	})
+}
+
+// readExpenseForm reads the expense form: an emptied account, firm or
+// description is cleared.
+func readExpenseForm(r *formReader) db.ExpenseInput {
+	return db.ExpenseInput{AccountID: r.text("account_id", true), PropFirm: r.text("prop_firm", true),
+		Date: r.text("date", false), Amount: r.number("amount", false), Currency: r.text("currency", false),
+		Category: r.text("category", false), Description: r.text("description", true), DocumentIDs: r.ids("document_ids")}
+}
+
+func expenseValues(e db.Expense) url.Values {
+	return url.Values{"account_id": {orEmpty(e.AccountID)}, "prop_firm": {orEmpty(e.PropFirm)}, "date": {e.Date},
+		"amount": {formatNumber(e.Amount)}, "currency": {e.Currency}, "category": {e.Category},
+		"description": {e.Description}, "document_ids": e.DocumentIDs}
+}
+
+// describeExpenseDelete names an expense and the documents its delete
+// unlinks, as DeleteExpense's warning counts them.
+func (s *Pages) describeExpenseDelete(ctx context.Context, userID, id string) (string, []string, error) {
+	e, err := s.db.Expense(ctx, userID, id)
+	if err != nil {
+		return "", nil, err
+	}
+	return "the expense of " + e.Date + ", " + formatMoney(e.Amount) + " " + e.Currency + " (" + e.Category + ")",
+		unlinksDocuments(len(e.DocumentIDs)), nil
+}
+
+// unlinksDocuments is a confirm step's line for a record's documents,
+// which stay.
+func unlinksDocuments(n int) []string {
+	if n == 0 {
+		return nil
+	}
+	return []string{"unlinks its " + count(n, "document", "documents") + " (the documents themselves stay)"}
+}
+
+// formatNumber is a stored number as a form shows it: exactly, without
+// separators.
+func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// withDocumentChoices adds the documents field to a form's fields when the
+// session may read documents: a box per document of the user's (the
+// first 100, newest first), those the edited record links first, in its
+// order, so that saving keeps the order. linked reads the record r's path
+// names.
+func (s *Pages) withDocumentChoices(r *http.Request, sess *db.Session, fields []field,
+	linked func(ctx context.Context, id string) ([]string, error)) ([]field, error) {
+	if !sess.Can("documents:read") {
+		return fields, nil
+	}
+	ctx := r.Context()
+	docs, _, err := s.db.Documents(ctx, sess.UserID, db.DocumentFilter{}, db.Page{Limit: 100})
+	if err != nil {
+		return nil, err
+	}
+	var first []string
+	if id := r.PathValue("id"); input.IsUUID(id) {
+		// Not the user's record: no choice to order; the step answers 404.
+		first, _ = linked(ctx, strings.ToLower(id))
+	}
+	words := func(d db.Document) string { return d.DocumentName + " (" + d.FileName + ")" }
+	var options []option
+	for _, id := range first {
+		if d, err := s.db.Document(ctx, sess.UserID, id); err == nil {
+			options = append(options, option{d.ID, words(d)})
+		}
+	}
+	for _, d := range docs {
+		if !slices.Contains(first, d.ID) {
+			options = append(options, option{d.ID, words(d)})
+		}
+	}
+	return append(fields, field{Name: "document_ids", Label: "Documents", Kind: "checks", Options: options,
+		Hint: "Confirmations and receipts, uploaded on the documents page"}), nil
 }
