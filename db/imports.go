@@ -3,14 +3,12 @@ package db
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"tradejournal/db/brokers"
@@ -19,19 +17,24 @@ import (
 
 // Import is one broker file brought into the journal (DESIGN §8).
 type Import struct {
-	ID            *string  `json:"id"` // null for a dry run
-	Format        string   `json:"format"`
-	FileName      string   `json:"file_name"`
-	Timezone      string   `json:"timezone"`
-	AccountIDs    []string `json:"account_ids"`
-	Rows          int      `json:"rows"`
-	Fills         int      `json:"fills"`
-	Skipped       int      `json:"skipped"`
-	Duplicates    int      `json:"duplicates"`
-	TradesCreated int      `json:"trades_created"`
-	TradesUpdated int      `json:"trades_updated"`
-	Warnings      []string `json:"warnings"`
-	CreatedAt     string   `json:"created_at"`
+	ID         *string  `json:"id"` // null for a dry run
+	Format     string   `json:"format"`
+	FileName   string   `json:"file_name"`
+	Timezone   string   `json:"timezone"`
+	AccountIDs []string `json:"account_ids"`
+	// UnknownAccounts are the account numbers the file's rows name that the
+	// user had no account for (DESIGN §14), sorted: the accounts the import
+	// created (a dry run: would create), or, in a dry run without
+	// CreateAccounts, the numbers whose rows it left out. Never nil.
+	UnknownAccounts []string `json:"unknown_accounts"`
+	Rows            int      `json:"rows"`
+	Fills           int      `json:"fills"`
+	Skipped         int      `json:"skipped"`
+	Duplicates      int      `json:"duplicates"`
+	TradesCreated   int      `json:"trades_created"`
+	TradesUpdated   int      `json:"trades_updated"`
+	Warnings        []string `json:"warnings"`
+	CreatedAt       string   `json:"created_at"`
 	// Trades is a dry run's preview: at most maxPreview of the trades it
 	// would create or continue.
 	Trades []Trade `json:"trades,omitempty"`
@@ -46,6 +49,14 @@ type ImportInput struct {
 	// AccountNumber names that account by its number instead (the command line).
 	AccountNumber string
 	DryRun        bool
+	// CreateAccounts makes a retail account for each account number the
+	// rows name that the user has none for, instead of refusing those rows.
+	CreateAccounts bool
+	// ListUnknown lets a dry run whose only row errors are unknown account
+	// numbers preview the other rows and name the numbers in
+	// UnknownAccounts, rather than refuse the file as the import would. The
+	// API's dry run sets it; the command line's --dry-run does not.
+	ListUnknown bool
 }
 
 // errDryRun ends a dry run's transaction: it rolls back what the import
@@ -77,7 +88,7 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 	imp, err := inTx(ctx, db.beginAlone, func(tx txn) (Import, error) {
 		now := db.now()
 		imp := Import{Format: in.File.Format, FileName: in.FileName, Timezone: in.Timezone, AccountIDs: []string{},
-			Rows: in.File.Rows, Fills: len(in.File.Fills), Skipped: in.File.Skipped,
+			UnknownAccounts: []string{}, Rows: in.File.Rows, Fills: len(in.File.Fills), Skipped: in.File.Skipped,
 			Warnings: append([]string{}, in.File.Warnings...), CreatedAt: now}
 		if !in.DryRun {
 			id := db.NewID()
@@ -90,10 +101,14 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 			}
 		}
 
-		fills, schedules, err := placeFills(ctx, tx, userID, in)
+		p, err := placeFills(ctx, tx, userID, in)
 		if err != nil {
 			return Import{}, err
 		}
+		if err := db.unknownAccounts(ctx, tx, userID, in, &imp, &p); err != nil {
+			return Import{}, err
+		}
+		fills, schedules := p.fills, p.schedules
 		for _, f := range fills {
 			if !slices.Contains(imp.AccountIDs, f.accountID) {
 				imp.AccountIDs = append(imp.AccountIDs, f.accountID)
@@ -123,7 +138,7 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 		}
 		for _, k := range keys {
 			if err := g.contract(ctx, k, byContract[k]); err != nil {
-				return Import{}, err
+				return Import{}, p.withUnknown(err)
 			}
 		}
 		// Day-level rules once per day touched, not once per trade.
@@ -145,10 +160,10 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 			preview = imp
 			return Import{}, errDryRun // rolls it all back
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE imports SET account_ids = ?, rows = ?, fills = ?, skipped = ?, duplicates = ?,
-			trades_created = ?, trades_updated = ?, warnings = ? WHERE id = ?`,
-			jsonList(imp.AccountIDs), imp.Rows, imp.Fills, imp.Skipped, imp.Duplicates, imp.TradesCreated, imp.TradesUpdated,
-			jsonList(imp.Warnings), *imp.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE imports SET account_ids = ?, unknown_accounts = ?, rows = ?, fills = ?,
+			skipped = ?, duplicates = ?, trades_created = ?, trades_updated = ?, warnings = ? WHERE id = ?`,
+			jsonList(imp.AccountIDs), jsonList(imp.UnknownAccounts), imp.Rows, imp.Fills, imp.Skipped, imp.Duplicates,
+			imp.TradesCreated, imp.TradesUpdated, jsonList(imp.Warnings), *imp.ID); err != nil {
 			return Import{}, err
 		}
 		return imp, nil
@@ -157,78 +172,6 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 		return preview, nil
 	}
 	return imp, err
-}
-
-// placeFills puts every fill in an account (the one given, or the one whose
-// number the row names) and loads those accounts' commission schedules. An
-// unknown account number is a row error.
-func placeFills(ctx context.Context, tx txn, userID string, in ImportInput) ([]importedFill, map[string]CommissionSchedule, error) {
-	type account struct {
-		id       string
-		schedule CommissionSchedule
-	}
-	byNumber := map[string]account{}
-	var fixed *account
-	if in.AccountID != "" || in.AccountNumber != "" {
-		var a account
-		err := tx.QueryRowContext(ctx, `SELECT id, commission_schedule FROM accounts
-			WHERE user_id = ? AND (id = ? OR account_number = ?)`,
-			userID, in.AccountID, in.AccountNumber).Scan(&a.id, &a.schedule)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil, &NotFoundError{Kind: "Account", Field: "account_id"}
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		fixed = &a
-	} else {
-		rows, err := tx.QueryContext(ctx, `SELECT id, account_number, commission_schedule FROM accounts WHERE user_id = ?`, userID)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var a account
-			var number string
-			if err := rows.Scan(&a.id, &number, &a.schedule); err != nil {
-				return nil, nil, err
-			}
-			byNumber[number] = a
-		}
-		if err := rows.Err(); err != nil {
-			return nil, nil, err
-		}
-	}
-
-	out := make([]importedFill, 0, len(in.File.Fills))
-	schedules := map[string]CommissionSchedule{}
-	var bad rowErrors
-	for _, f := range in.File.Fills {
-		a := fixed
-		if a == nil {
-			if f.Account == "" {
-				return nil, nil, &InvalidError{Field: "account_id",
-					Message: "the file names no account on its rows: choose the account to import into with account_id"}
-			}
-			found, ok := byNumber[strings.TrimSpace(f.Account)]
-			if !ok {
-				bad.add(f.Line, in.File.Columns["account"], "no account has the number "+strconv.Quote(f.Account)+
-					": create it, or import into one account with account_id")
-				continue
-			}
-			a = &found
-		}
-		if role, msg := fillProblem(f); msg != "" {
-			bad.add(f.Line, in.File.Columns[role], msg)
-			continue
-		}
-		schedules[a.id] = a.schedule
-		out = append(out, importedFill{Fill: f, accountID: a.id})
-	}
-	if len(bad.Rows) > 0 {
-		return nil, nil, &brokers.Error{Rows: bad.Rows}
-	}
-	return out, schedules, nil
 }
 
 // fillProblem checks one read fill by the rules of a fill typed into the

@@ -9,15 +9,15 @@ import (
 	"strconv"
 )
 
-const importColumns = `id, format, file_name, timezone, account_ids, rows, fills, skipped, duplicates,
-	trades_created, trades_updated, warnings, created_at`
+const importColumns = `id, format, file_name, timezone, account_ids, unknown_accounts, rows, fills, skipped,
+	duplicates, trades_created, trades_updated, warnings, created_at`
 
 func scanImport(s interface{ Scan(...any) error }) (Import, error) {
 	var imp Import
-	var id, accounts, warnings string
-	err := s.Scan(&id, &imp.Format, &imp.FileName, &imp.Timezone, &accounts, &imp.Rows, &imp.Fills, &imp.Skipped,
+	var id, accounts, unknown, warnings string
+	err := s.Scan(&id, &imp.Format, &imp.FileName, &imp.Timezone, &accounts, &unknown, &imp.Rows, &imp.Fills, &imp.Skipped,
 		&imp.Duplicates, &imp.TradesCreated, &imp.TradesUpdated, &warnings, &imp.CreatedAt)
-	imp.ID, imp.AccountIDs, imp.Warnings = &id, jsonStrings(accounts), jsonStrings(warnings)
+	imp.ID, imp.AccountIDs, imp.UnknownAccounts, imp.Warnings = &id, jsonStrings(accounts), jsonStrings(unknown), jsonStrings(warnings)
 	return imp, err
 }
 
@@ -62,8 +62,8 @@ func (db *DB) Imports(ctx context.Context, userID string, page Page) ([]Import, 
 func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (Deleted, error) {
 	return inTx(ctx, db.beginAlone, func(tx txn) (Deleted, error) {
 		var err error
-		var one int
-		err = tx.QueryRowContext(ctx, `SELECT 1 FROM imports WHERE user_id = ? AND id = ?`, userID, id).Scan(&one)
+		var format string
+		err = tx.QueryRowContext(ctx, `SELECT format FROM imports WHERE user_id = ? AND id = ?`, userID, id).Scan(&format)
 		if errors.Is(err, sql.ErrNoRows) {
 			return Deleted{}, notFound("Import")
 		}
@@ -176,6 +176,10 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 		if err := db.reevaluateDays(ctx, tx, userID, "", slices.Collect(maps.Keys(days))...); err != nil {
 			return Deleted{}, err
 		}
+		accounts, err := removeCreatedAccounts(ctx, tx, userID, id, format)
+		if err != nil {
+			return Deleted{}, err
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM imports WHERE user_id = ? AND id = ?`, userID, id); err != nil {
 			return Deleted{}, err
 		}
@@ -186,6 +190,7 @@ func (db *DB) DeleteImport(ctx context.Context, userID, id string, force bool) (
 			d.Warnings = append(d.Warnings, "Derived "+plural(rederived, "trade")+" again from the fills they had before")
 		}
 		d.note("Kept", len(kept), "document")
+		d.Warnings = append(d.Warnings, accounts...)
 		return d, nil
 	})
 }

@@ -16,7 +16,7 @@ import (
 
 // importFields are the import form's text fields (DESIGN §8). They come
 // before the file part, so that the file can be read as it arrives.
-var importFields = []string{"format", "account_id", "timezone", "decimal", "date_order", "dry_run"}
+var importFields = []string{"format", "account_id", "timezone", "decimal", "date_order", "dry_run", "create_accounts"}
 
 // ImportForm reads the form's fields, then parses its file with them.
 func ImportForm(mr *multipart.Reader, p *db.Principal) (db.ImportInput, error) {
@@ -76,7 +76,8 @@ func ImportForm(mr *multipart.Reader, p *db.Principal) (db.ImportInput, error) {
 }
 
 // importOptions checks the form's fields and turns them into the parser's
-// options and the import's account, zone and dry-run flag.
+// options and the import's account, zone and flags. A dry run read from a
+// form lists unknown account numbers rather than refusing them (DESIGN §14).
 func importOptions(fields map[string]string, p *db.Principal, in *db.ImportInput) (brokers.Options, error) {
 	f := input.Errors{}
 	opts := brokers.Options{Format: fields["format"], Decimal: fields["decimal"], DateOrder: fields["date_order"]}
@@ -100,13 +101,9 @@ func importOptions(fields map[string]string, p *db.Principal, in *db.ImportInput
 		}
 		in.Timezone = tz
 	}
-	switch fields["dry_run"] {
-	case "", "false":
-	case "true":
-		in.DryRun = true
-	default:
-		f.Add("dry_run", "dry_run must be true or false")
-	}
+	in.DryRun = formBool(f, fields, "dry_run")
+	in.CreateAccounts = formBool(f, fields, "create_accounts")
+	in.ListUnknown = true
 	if err := f.Err(); err != nil {
 		return brokers.Options{}, err
 	}
@@ -116,6 +113,18 @@ func importOptions(fields map[string]string, p *db.Principal, in *db.ImportInput
 	}
 	opts.Location = loc
 	return opts, nil
+}
+
+// formBool reads a true/false field; absent is false.
+func formBool(f input.Errors, fields map[string]string, name string) bool {
+	switch fields[name] {
+	case "", "false":
+	case "true":
+		return true
+	default:
+		f.Add(name, name+" must be true or false")
+	}
+	return false
 }
 
 // sizedReader reads r until left bytes are used up, and notes one byte
