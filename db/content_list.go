@@ -11,6 +11,8 @@ type ContentFilter struct {
 	// Refs maps a reference column of the kind (Content.RefFilters) to the
 	// id it must hold; other keys are ignored.
 	Refs map[string]string
+	// RefsIn maps a reference column to ids it may hold, any of them.
+	RefsIn map[string][]string
 	// StartDate and EndDate (YYYY-MM-DD, inclusive) bound the kind's own
 	// date (a plan's plan_date, a report card's report_date), or else the
 	// day the record was created, as a day in Timezone.
@@ -32,6 +34,9 @@ func (c Content[T, In]) where(userID string, f ContentFilter) (string, []any, er
 	for _, r := range c.kind.refs {
 		if id := f.Refs[r.column]; id != "" {
 			add(r.column+" = ?", id)
+		}
+		if ids, ok := f.RefsIn[r.column]; ok {
+			add(r.column+" IN (SELECT value FROM json_each(?))", jsonList(ids))
 		}
 	}
 	if col := c.kind.dated; col != "" {

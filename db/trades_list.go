@@ -24,6 +24,10 @@ type TradeFilter struct {
 	MinRating     *int
 	HasViolations *bool
 	ImportID      string // trades holding a fill of this import
+	// Day is a trade's day as the statistics bucket it: its exit's, in
+	// the user's timezone (DESIGN §9); Closed leaves open trades out.
+	Day    string
+	Closed bool
 }
 
 // unfiltered is the condition of a filter that only names the user, and
@@ -68,10 +72,14 @@ func (f TradeFilter) conditions(userID, dateColumn string) (string, []any) {
 		{"t.asset_class = ?", f.AssetClass},
 		{"t.playbook_id = ?", f.PlaybookID},
 		{"t.id IN (SELECT trade_id FROM executions WHERE import_id = ?)", f.ImportID},
+		{"t.day = ?", f.Day},
 	} {
 		if c.value != "" {
 			add(c.cond, c.value)
 		}
+	}
+	if f.Closed {
+		add("t.status <> 'open'")
 	}
 	if f.MinPnL != nil {
 		add("t.net_pnl >= ?", *f.MinPnL)

@@ -190,6 +190,9 @@ func TestIsolationEveryRoute(t *testing.T) {
 			noStats("/api/v1/stats/summary?playbook_id=" + a.playbook), noStats("/api/v1/stats/summary?import_id=" + a.imp),
 			noStats("/api/v1/stats/summary"),
 		},
+		// alice's plan and report card are of the 5th, her trade's day.
+		"GET /api/v1/days/{date}": {hidden("/api/v1/days/2026-02-05", all...), hidden("/api/v1/days/2026-02-05?account_id="+a.account, all...),
+			hidden("/api/v1/days/2025-12-01", all...)},
 		"GET /api/v1/stats/daily":     {noRows("/api/v1/stats/daily"), noRows("/api/v1/stats/daily?account_id=" + a.account)},
 		"GET /api/v1/stats/equity":    {noRows("/api/v1/stats/equity?resolution=trade"), noRows("/api/v1/stats/equity?tags=" + a.tag)},
 		"GET /api/v1/stats/breakdown": {noRows("/api/v1/stats/breakdown?by=tag"), noRows("/api/v1/stats/breakdown?by=account&account_id=" + a.account)},

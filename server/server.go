@@ -162,6 +162,8 @@ func (s *Server) routes() []route {
 
 		{"GET /api/v1/trades/export", "trades:read", false, s.handleTradeExport},
 
+		{"GET /api/v1/days/{date}", "trades:read", false, s.handleDay},
+
 		{"GET /api/v1/stats/summary", "trades:read", false, statsHandler(s, s.statsSummary)},
 		{"GET /api/v1/stats/daily", "trades:read", false, statsHandler(s, s.statsDaily)},
 		{"GET /api/v1/stats/equity", "trades:read", false, statsHandler(s, s.statsEquity)},
