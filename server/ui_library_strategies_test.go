@@ -59,7 +59,9 @@ func TestStrategyForms(t *testing.T) {
 
 	rules = "At most 2 contracts | critical | max_quantity 2\nStop on every trade | require_stop_loss\n\n" +
 		"Mornings only | trading_window 09:30-11:30\nIndex futures | allowed_symbols ES, NQ\nWalk away after three losers"
-	good := url.Values{"csrf": {csrf}, "title": {"One lot"}, "type": {"risk_management"}, "description": {"Size"}, "strategy_rules": {rules}}
+	tag := e.newTag(t, e.key, e.newGroup(t, e.key, "Setups").ID, "A+")
+	good := url.Values{"csrf": {csrf}, "title": {"One lot"}, "type": {"risk_management"}, "description": {"Size"},
+		"strategy_rules": {rules}, "tag_ids": {"", tag.ID}}
 	if w := b.send(t, "POST", "/strategies", good, ""); w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/strategies?saved=1" {
 		t.Fatalf("create: %d %s", w.Code, w.Body)
 	}
@@ -69,6 +71,7 @@ func TestStrategyForms(t *testing.T) {
 	}
 	st := list[0]
 	if got := ruleLines(st.StrategyRules); st.Title != "One lot" || st.Type != "risk_management" || st.Description != "Size" ||
+		len(st.Tags) != 1 || st.Tags[0].ID != tag.ID ||
 		got != "At most 2 contracts critical max_quantity 2|Stop on every trade warning require_stop_loss|"+
 			"Mornings only warning trading_window 09:30:00-11:30:00|Index futures warning allowed_symbols ES,NQ|Walk away after three losers warning" {
 		t.Errorf("the API reads the form's strategy as %+v: %s", st, got)
@@ -109,7 +112,7 @@ func TestStrategyForms(t *testing.T) {
 	trade := insertTrade(t, e.sql(t), e.userID, e.accountID)
 	mustExec(t, e.sql(t), `INSERT INTO trade_strategies (trade_id, strategy_id, position) VALUES (?, ?, 0)`, trade, st.ID)
 	if got := strings.Join(consequences(b.page(t, "/strategies/"+st.ID+"/delete")), "; "); got !=
-		"deletes its 2 rules; takes it off 1 playbook, which stays; takes it off 1 trade, which keeps what its rules found" {
+		"deletes its 2 rules; takes it off 1 playbook, which stays; takes it off 1 trade, which keeps what its rules found; removes its 1 tag" {
 		t.Errorf("the confirm step lists %q", got)
 	}
 	if n := count(t, e.sql(t), `SELECT count(*) FROM strategies`); n != 1 {

@@ -57,9 +57,20 @@ func TestPlaybookForms(t *testing.T) {
 		t.Errorf("the API's reasons: %d %s", status, body)
 	}
 
+	// The strategies and tags to tick are the user's.
+	risk := e.createStrategy(t, e.key, `{"title": "One lot"}`)
+	e.createStrategy(t, e.key, `{"title": "Scale out"}`)
+	tag := e.newTag(t, e.key, e.newGroup(t, e.key, "Setups").ID, "A+")
+	form := b.page(t, "/playbooks/new")
+	if got := texts(find(form, func(n *html.Node) bool { return n.Data == "label" && len(find(n, byAttr("name", "strategy_ids"))) == 1 })); strings.Join(got, "|") != "Scale out|One lot" {
+		t.Errorf("the strategies offered: %q", got)
+	}
+	if n := find(form, byAttr("value", tag.ID)); len(n) != 1 || attr(n[0], "name") != "tag_ids" {
+		t.Error("the tag is not offered")
+	}
 	good := url.Values{"csrf": {csrf}, "title": {"Opening drive"}, "description": {"Fade the open"},
 		"entry_criteria": {"Above VWAP\r\n\r\n  Volume above average \r\n"}, "exit_criteria": {"First target\nTime stop"},
-		"content_markdown": {"## Context\nTrend day"}}
+		"content_markdown": {"## Context\nTrend day"}, "strategy_ids": {"", risk.ID}, "tag_ids": {"", tag.ID}}
 	if w := b.send(t, "POST", "/playbooks", good, ""); w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/playbooks?saved=1" {
 		t.Fatalf("create: %d %s", w.Code, w.Body)
 	}
@@ -72,7 +83,8 @@ func TestPlaybookForms(t *testing.T) {
 	}
 	p := list[0]
 	if p.Title != "Opening drive" || p.Description != "Fade the open" || p.ContentMarkdown != "## Context\nTrend day" ||
-		descriptions(p.EntryCriteria) != "Above VWAP|Volume above average" || descriptions(p.ExitCriteria) != "First target|Time stop" {
+		descriptions(p.EntryCriteria) != "Above VWAP|Volume above average" || descriptions(p.ExitCriteria) != "First target|Time stop" ||
+		len(p.Strategies) != 1 || p.Strategies[0].ID != risk.ID || len(p.Tags) != 1 || p.Tags[0].ID != tag.ID {
 		t.Errorf("the API reads the form's playbook as %+v", p)
 	}
 
@@ -91,15 +103,20 @@ func TestPlaybookForms(t *testing.T) {
 			t.Errorf("the edit form's %s: %q, want %q", field, texts(n), want)
 		}
 	}
-	// Reordered, one added, the exits emptied: the kept lines keep their
-	// ids and ticks.
+	if n := find(edit, byAttr("value", risk.ID)); len(n) != 1 || !hasAttr(n[0], "checked") {
+		t.Error("the edit form does not tick the playbook's strategy")
+	}
+	// Reordered, one added, the exits emptied, no strategy ticked: the
+	// kept lines keep their ids and ticks; the strategy is unlinked.
 	good.Set("entry_criteria", "Volume above average\nAbove VWAP\nNo news")
 	good.Set("exit_criteria", "")
+	good["strategy_ids"] = []string{""}
 	if w := b.send(t, "POST", "/playbooks/"+p.ID, good, ""); w.Code != http.StatusSeeOther {
 		t.Fatalf("edit: %d %s", w.Code, w.Body)
 	}
 	after := decode[dataOf[db.Playbook]](t, must200(t, e.testServer, "/api/v1/playbooks/"+p.ID, e.key)).Data
 	if descriptions(after.EntryCriteria) != "Volume above average|Above VWAP|No news" || len(after.ExitCriteria) != 0 ||
+		len(after.Strategies) != 0 || len(after.Tags) != 1 ||
 		after.EntryCriteria[0].ID != p.EntryCriteria[1].ID || after.EntryCriteria[1].ID != p.EntryCriteria[0].ID {
 		t.Errorf("after the edit: entry %+v (was %+v), exit %+v", after.EntryCriteria, p.EntryCriteria, after.ExitCriteria)
 	}
@@ -126,7 +143,7 @@ func TestPlaybookForms(t *testing.T) {
 	// post deletes; the trade stays, without the playbook.
 	confirm := b.page(t, "/playbooks/"+p.ID+"/delete")
 	if got := strings.Join(consequences(confirm), "; "); got != "deletes its 3 criteria; "+
-		"takes it off 1 trade, which keeps the rest of its review; removes 1 checklist answer about its criteria from trades" {
+		"takes it off 1 trade, which keeps the rest of its review; removes 1 checklist answer about its criteria from trades; removes its 1 tag" {
 		t.Errorf("the confirm step lists %q", got)
 	}
 	if n := count(t, raw, `SELECT count(*) FROM playbooks`); n != 1 {
@@ -152,8 +169,23 @@ func TestPlaybookFormsRefuseTheReadOnlyAndStrangers(t *testing.T) {
 	e := newTradeEnv(t)
 	p := e.createPlaybook(t, e.key, `{"title": "Alice's setup", "entry_criteria": ["Above VWAP"]}`)
 	refusesOthers(t, e, "/library", nil, recordRoutes{base: "/playbooks", id: p.ID, form: url.Values{"title": {"X"}}})
+	// Another user's strategy is not alice's to tick.
+	_, carolKey := e.newUser(t, "carol")
+	carols := e.createStrategy(t, carolKey, `{"title": "Carol's"}`)
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	form := url.Values{"csrf": {csrfOf(t, b, "/playbooks/new")}, "title": {"Mine"}, "strategy_ids": {"", carols.ID}}
+	if w := b.send(t, "POST", "/playbooks", form, ""); w.Code != http.StatusNotFound {
+		t.Errorf("a playbook following carol's strategy: %d, want 404", w.Code)
+	}
+	if w := b.send(t, "POST", "/playbooks/"+p.ID, form, ""); w.Code != http.StatusNotFound {
+		t.Errorf("alice's playbook following carol's strategy: %d, want 404", w.Code)
+	}
 	if n := count(t, e.sql(t), `SELECT count(*) FROM playbooks WHERE title = 'Alice''s setup'`); n != 1 {
 		t.Error("a refused post changed alice's playbook")
+	}
+	if n := count(t, e.sql(t), `SELECT count(*) FROM playbooks`); n != 1 {
+		t.Error("a refused post made a playbook")
 	}
 }
 

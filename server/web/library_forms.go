@@ -2,8 +2,10 @@ package web
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"tradejournal/db"
@@ -12,19 +14,11 @@ import (
 
 // libraryRoutes are the pages of playbooks with their criteria, strategies with their rules, tags and their groups, and instruments.
 func (s *Pages) libraryRoutes() []Route {
-	playbooks := s.playbookPages()
 	// The playbooks are listed on the library page, which has no message:
 	// a post goes back there.
-	toLibrary := http.RedirectHandler("/library", http.StatusSeeOther)
-	routes := []Route{
-		{Pattern: "GET /playbooks", Handler: toLibrary},
-		{Pattern: "GET /playbooks/new", Handler: s.page("playbooks:write", playbooks.newForm(s))},
-		{Pattern: "POST /playbooks", Handler: s.page("playbooks:write", playbooks.createPost(s)), API: "POST /api/v1/playbooks"},
-		{Pattern: "GET /playbooks/{id}/edit", Handler: s.page("playbooks:write", playbooks.editForm(s))},
-		{Pattern: "POST /playbooks/{id}", Handler: s.page("playbooks:write", playbooks.updatePost(s)), API: "PUT /api/v1/playbooks/{id}"},
-		{Pattern: "GET /playbooks/{id}/delete", Handler: s.page("playbooks:write", s.confirmDelete("Playbook", "/playbooks", "library", s.describePlaybookDelete))},
-		{Pattern: "POST /playbooks/{id}/delete", Handler: s.page("playbooks:write", s.deletePost("Playbook", "/playbooks", s.deletePlaybook)), API: "DELETE /api/v1/playbooks/{id}"},
-	}
+	routes := []Route{{Pattern: "GET /playbooks", Handler: http.RedirectHandler("/library", http.StatusSeeOther)}}
+	routes = append(routes, s.playbookPages().routes(s, "playbooks:write", "/api/v1/playbooks", true,
+		s.describePlaybookDelete, s.deletePlaybook)...)
 	routes = append(routes, s.strategyRoutes()...)
 	routes = append(routes, s.tagRoutes()...)
 	return append(routes, s.instrumentRoutes()...)
@@ -33,9 +27,9 @@ func (s *Pages) libraryRoutes() []Route {
 // criteriaHint says how a criteria box reads, and what an edit keeps.
 const criteriaHint = "One a line, in order. A line you leave as it is keeps its ticks on trades' checklists; a changed line starts with none"
 
-// playbookFields are the playbook form's fields. Its strategies and tags
-// are not on it, so an edit leaves them as they are.
-var playbookFields = []field{
+// playbookBaseFields are the playbook form's own fields; the strategies
+// and tags to tick are the user's (Pages.playbookFields).
+var playbookBaseFields = []field{
 	{Name: "title", Label: "Title", Kind: "text", Required: true},
 	{Name: "description", Label: "Description", Kind: "textarea"},
 	{Name: "entry_criteria", Label: "Entry criteria", Kind: "textarea", Hint: criteriaHint},
@@ -44,13 +38,36 @@ var playbookFields = []field{
 }
 
 // playbookPages are the playbook's new, edit and delete pages.
-func (s *Pages) playbookPages() recordPages[db.PlaybookInput, db.Playbook] {
-	return recordPages[db.PlaybookInput, db.Playbook]{
-		kind: "Playbook", path: "/playbooks", nav: "library", fields: playbookFields,
+func (s *Pages) playbookPages() livePages[db.PlaybookInput, db.Playbook] {
+	return livePages[db.PlaybookInput, db.Playbook]{recordPages[db.PlaybookInput, db.Playbook]{
+		kind: "Playbook", path: "/playbooks", nav: "library",
 		read: readPlaybookForm, check: input.Playbook, values: playbookValues,
 		get: s.db.Playbook, create: s.db.CreatePlaybook, update: s.updatePlaybook,
 		describe: func(p db.Playbook) string { return p.Title },
+	}, s.playbookFields}
+}
+
+// playbookFields are the form's fields with the user's strategies to
+// tick, and the tags when the session may read them (without them a save
+// leaves the playbook's tags as they are).
+func (s *Pages) playbookFields(r *http.Request, sess *db.Session) ([]field, error) {
+	strategies, err := s.strategyChoices(r.Context(), sess)
+	if err != nil {
+		return nil, err
 	}
+	fields := append(slices.Clone(playbookBaseFields), field{Name: "strategy_ids", Label: "Strategies it follows", Kind: "checks", Options: strategies})
+	return s.withTagChoices(r.Context(), sess, fields)
+}
+
+// strategyChoices are all the user's strategies, by title: a strategy not
+// offered would be unticked by a save.
+func (s *Pages) strategyChoices(ctx context.Context, sess *db.Session) ([]option, error) {
+	strategies, _, err := s.db.Strategies(ctx, sess.UserID, db.StrategyFilter{}, db.Page{Limit: math.MaxInt32})
+	out := make([]option, len(strategies))
+	for i, st := range strategies {
+		out[i] = option{st.ID, st.Title}
+	}
+	return out, err
 }
 
 // readPlaybookForm reads the playbook form as the API's body would carry
@@ -61,6 +78,7 @@ func readPlaybookForm(r *formReader) db.PlaybookInput {
 		Title: r.required("title"), Description: r.text("description", true),
 		ContentMarkdown: r.text("content_markdown", true),
 		EntryCriteria:   r.criteria("entry_criteria"), ExitCriteria: r.criteria("exit_criteria"),
+		StrategyIDs: r.ids("strategy_ids"), TagIDs: r.ids("tag_ids"),
 	}
 }
 
@@ -125,9 +143,14 @@ func playbookValues(p db.Playbook) url.Values {
 		}
 		return strings.Join(out, "\n")
 	}
+	strategyIDs := make([]string, len(p.Strategies))
+	for i, st := range p.Strategies {
+		strategyIDs[i] = st.ID
+	}
 	return url.Values{
 		"title": {p.Title}, "description": {p.Description}, "content_markdown": {p.ContentMarkdown},
 		"entry_criteria": {lines(p.EntryCriteria)}, "exit_criteria": {lines(p.ExitCriteria)},
+		"strategy_ids": strategyIDs, "tag_ids": tagIDsOf(p.Tags),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,23 +23,17 @@ import (
 
 // strategyRoutes are the strategy's pages.
 func (s *Pages) strategyRoutes() []Route {
-	strategies := s.strategyPages()
-	return []Route{
-		// The strategies are listed on the library page, which has no
-		// message: a post goes back there.
-		{Pattern: "GET /strategies", Handler: http.RedirectHandler("/library", http.StatusSeeOther)},
-		{Pattern: "GET /strategies/new", Handler: s.page("playbooks:write", strategies.newForm(s))},
-		{Pattern: "POST /strategies", Handler: s.page("playbooks:write", strategies.createPost(s)), API: "POST /api/v1/strategies"},
-		{Pattern: "GET /strategies/{id}/edit", Handler: s.page("playbooks:write", strategies.editForm(s))},
-		{Pattern: "POST /strategies/{id}", Handler: s.page("playbooks:write", strategies.updatePost(s)), API: "PUT /api/v1/strategies/{id}"},
-		{Pattern: "GET /strategies/{id}/delete", Handler: s.page("playbooks:write", s.confirmDelete("Strategy", "/strategies", "library", s.describeStrategyDelete))},
-		{Pattern: "POST /strategies/{id}/delete", Handler: s.page("playbooks:write", s.deletePost("Strategy", "/strategies", s.deleteStrategy)), API: "DELETE /api/v1/strategies/{id}"},
-	}
+	// The strategies are listed on the library page, which has no message:
+	// a post goes back there.
+	routes := []Route{{Pattern: "GET /strategies", Handler: http.RedirectHandler("/library", http.StatusSeeOther)}}
+	return append(routes, s.strategyPages().routes(s, "playbooks:write", "/api/v1/strategies", true,
+		s.describeStrategyDelete, s.deleteStrategy)...)
 }
 
-// strategyFields are the strategy form's fields. Its tags are not on it,
-// so an edit leaves them as they are.
-var strategyFields = []field{
+// strategyBaseFields are the strategy form's own fields; the tags to tick
+// are the user's, when the session may read them (without them a save
+// leaves the strategy's tags as they are).
+var strategyBaseFields = []field{
 	{Name: "title", Label: "Title", Kind: "text", Required: true},
 	{Name: "type", Label: "Type", Kind: "select", Required: true, Options: []option{
 		{"entry", "Entries"}, {"exit", "Exits"}, {"trade_management", "Managing a trade"}, {"risk_management", "Managing risk"}}},
@@ -52,14 +47,16 @@ var strategyFields = []field{
 
 // strategyPages are the strategy's new, edit and delete pages; a new one
 // is for managing risk, as the API's default is.
-func (s *Pages) strategyPages() recordPages[db.StrategyInput, db.Strategy] {
-	return recordPages[db.StrategyInput, db.Strategy]{
-		kind: "Strategy", path: "/strategies", nav: "library", fields: strategyFields,
+func (s *Pages) strategyPages() livePages[db.StrategyInput, db.Strategy] {
+	return livePages[db.StrategyInput, db.Strategy]{recordPages[db.StrategyInput, db.Strategy]{
+		kind: "Strategy", path: "/strategies", nav: "library",
 		read: readStrategyForm, check: input.Strategy, values: strategyValues,
 		get: s.db.Strategy, create: s.db.CreateStrategy, update: s.updateStrategy,
 		describe: func(st db.Strategy) string { return st.Title },
 		defaults: func(*http.Request, *db.Session) url.Values { return url.Values{"type": {"risk_management"}} },
-	}
+	}, func(r *http.Request, sess *db.Session) ([]field, error) {
+		return s.withTagChoices(r.Context(), sess, slices.Clone(strategyBaseFields))
+	}}
 }
 
 // readStrategyForm reads the strategy form as the API's body would carry
@@ -68,7 +65,7 @@ func (s *Pages) strategyPages() recordPages[db.StrategyInput, db.Strategy] {
 func readStrategyForm(r *formReader) db.StrategyInput {
 	return db.StrategyInput{
 		Title: r.required("title"), Type: r.text("type", false), Description: r.text("description", true),
-		ContentMarkdown: r.text("content_markdown", true), StrategyRules: readRules(r),
+		ContentMarkdown: r.text("content_markdown", true), StrategyRules: readRules(r), TagIDs: r.ids("tag_ids"),
 	}
 }
 
@@ -174,7 +171,7 @@ func strategyValues(st db.Strategy) url.Values {
 	}
 	return url.Values{
 		"title": {st.Title}, "type": {st.Type}, "description": {st.Description},
-		"content_markdown": {st.ContentMarkdown}, "strategy_rules": {strings.Join(rules, "\n")},
+		"content_markdown": {st.ContentMarkdown}, "strategy_rules": {strings.Join(rules, "\n")}, "tag_ids": tagIDsOf(st.Tags),
 	}
 }
 
