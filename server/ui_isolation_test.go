@@ -31,13 +31,23 @@ func TestPagesIsolation(t *testing.T) {
 	before := tableCounts(t, e)
 	shows, redirects, notFound := walk.shows, walk.redirects, walk.notFound
 	cases := map[string][]func(t *testing.T){
-		"GET /{$}":                 {redirects("/", "/dashboard")},
-		"GET /login":               {redirects("/login", "/dashboard")},
-		"POST /login":              {}, // no record named: TestPagesSignIn
-		"POST /logout":             {}, // ends bob's own session only: TestPagesSignIn
-		"GET /dashboard":           {shows("/dashboard"), shows("/dashboard?account_id=" + e.accountID)},
-		"GET /trades":              {shows("/trades"), shows("/trades?account_id=" + e.accountID), shows("/trades?import_id=" + *imp.ID)},
-		"GET /trades/{id}":         {notFound("GET", "/trades/"+tr.ID, nil)},
+		"GET /{$}":         {redirects("/", "/dashboard")},
+		"GET /login":       {redirects("/login", "/dashboard")},
+		"POST /login":      {}, // no record named: TestPagesSignIn
+		"POST /logout":     {}, // ends bob's own session only: TestPagesSignIn
+		"GET /dashboard":   {shows("/dashboard"), shows("/dashboard?account_id=" + e.accountID)},
+		"GET /trades":      {shows("/trades"), shows("/trades?account_id=" + e.accountID), shows("/trades?import_id=" + *imp.ID)},
+		"GET /trades/{id}": {notFound("GET", "/trades/"+tr.ID, nil)},
+		"POST /trades/{id}/documents": {func(t *testing.T) {
+			// bob attaches to alice's trade: her trade is not his.
+			w := bob.postMultipart(t, "/trades/"+tr.ID+"/documents", [][2]string{{"csrf", csrf}, {"trade_id", tr.ID}, {"category", "receipt"}},
+				"x.pdf", string(samplePDF(t)), nil)
+			if w.Code != http.StatusNotFound {
+				t.Errorf("bob attaching to alice's trade: %d, want 404", w.Code)
+			}
+		}},
+		"GET /ui/trade.js":         {},
+		"GET /days/{date}":         {shows("/days/2026-02-05"), shows("/days/2026-02-05?account_id=" + e.accountID), shows("/days/2025-12-01")},
 		"POST /trades/{id}/review": {notFound("POST", "/trades/"+tr.ID+"/review", url.Values{"csrf": {csrf}, "star_rating": {"1"}})},
 		"GET /import":              {shows("/import")},
 		"GET /accounts":            {shows("/accounts")},

@@ -89,6 +89,7 @@ func (s *Pages) Routes() []Route {
 		{Pattern: "POST /logout", Handler: s.page("", s.handleLogout)},
 		{Pattern: "GET /dashboard", Handler: s.page("trades:read", s.handleDashboard)},
 		{Pattern: "GET /trades", Handler: s.page("trades:read", s.handleTradesPage)},
+		{Pattern: "GET /days/{date}", Handler: s.page("trades:read", s.handleDayPage)},
 		{Pattern: "GET /trades/{id}", Handler: s.page("trades:read", s.handleTradePage)},
 		{Pattern: "POST /trades/{id}/review", Handler: s.page("trades:write", s.handleTradeReview), API: "PUT /api/v1/trades/{id}"},
 		{Pattern: "POST /trades/{id}/documents", Handler: s.uploadPage("documents:write", s.handleTradeDocumentPost)},
