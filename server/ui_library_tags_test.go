@@ -121,6 +121,18 @@ func TestTagForms(t *testing.T) {
 	if g := groups(); len(g) != 6 || len(tagNamed(g, "Breakout").ID) == 0 {
 		t.Errorf("after loading the defaults twice: %d groups", len(g))
 	}
+	// A tag moves to another group.
+	late, mistakes := tagNamed(groups(), "Late entry"), tagNamed(groups(), "FOMO entry").TagGroupID
+	edit = b.page(t, "/tags/"+late.ID+"/edit")
+	if n := find(edit, func(n *html.Node) bool { return n.Data == "option" && hasAttr(n, "selected") }); len(n) != 1 || attr(n[0], "value") != group.ID {
+		t.Errorf("the tag's group in its form: %q", texts(n))
+	}
+	if w := b.send(t, "POST", "/tags/"+late.ID, url.Values{"csrf": {csrf}, "name": {"Late entry"}, "tag_group_id": {mistakes}, "sort_order": {"0"}}, ""); w.Code != http.StatusSeeOther {
+		t.Fatalf("moving a tag: %d %s", w.Code, w.Body)
+	}
+	if got := tagNamed(groups(), "Late entry"); got.TagGroupID != mistakes || got.ID != late.ID {
+		t.Errorf("the moved tag reads %+v", got)
+	}
 
 	// Deletes: the confirm step names what the tag comes off and changes
 	// nothing; the post deletes; the trades and the account stay.
@@ -133,7 +145,7 @@ func TestTagForms(t *testing.T) {
 	if got := strings.Join(consequences(b.page(t, "/tags/"+tag.ID+"/delete")), "; "); got != "takes it off 2 trades, 1 account, which stay" {
 		t.Errorf("the tag's confirm step lists %q", got)
 	}
-	if got := strings.Join(consequences(b.page(t, "/tag-groups/"+group.ID+"/delete")), "; "); got != "deletes its 6 tags; takes them off 2 trades, 1 account, which stay" {
+	if got := strings.Join(consequences(b.page(t, "/tag-groups/"+group.ID+"/delete")), "; "); got != "deletes its 5 tags; takes them off 2 trades, 1 account, which stay" {
 		t.Errorf("the group's confirm step lists %q", got)
 	}
 	if n := count(t, raw, `SELECT count(*) FROM trade_tags`); n != 2 {
@@ -151,8 +163,8 @@ func TestTagForms(t *testing.T) {
 		w.Header().Get("Location") != "/tag-groups?deleted=1" {
 		t.Fatalf("a group's delete: %d %s", w.Code, w.Body)
 	}
-	if g := groups(); len(g) != 5 || tagNamed(g, "Late entry").ID != "" {
-		t.Errorf("after the group's delete: %d groups", len(g))
+	if g := groups(); len(g) != 5 || tagNamed(g, "Late entry").ID == "" {
+		t.Errorf("after the group's delete: %d groups, or the tag moved out of it went too", len(g))
 	}
 }
 
@@ -173,6 +185,10 @@ func TestTagFormsRefuseTheReadOnlyAndStrangers(t *testing.T) {
 	csrf := csrfOf(t, bob, "/tags")
 	if w := bob.send(t, "POST", "/tags", url.Values{"csrf": {csrf}, "tag_group_id": {group.ID}, "name": {"Bob's"}}, ""); w.Code != http.StatusNotFound {
 		t.Errorf("bob's tag in alice's group: %d, want 404", w.Code)
+	}
+	bobs := e.newTag(t, bobKey, e.newGroup(t, bobKey, "Bob's").ID, "Bob's")
+	if w := bob.send(t, "POST", "/tags/"+bobs.ID, url.Values{"csrf": {csrf}, "name": {"Bob's"}, "tag_group_id": {group.ID}}, ""); w.Code != http.StatusNotFound {
+		t.Errorf("bob's tag moved to alice's group: %d, want 404", w.Code)
 	}
 	if g := e.groups(t, e.key); len(g) != 1 || g[0].Name != "Setups" || len(g[0].Tags) != 1 || g[0].Tags[0].Name != "A+" {
 		t.Errorf("others' posts changed alice's tags: %+v", g)

@@ -24,8 +24,8 @@ func (s *Pages) tagRoutes() []Route {
 		{Pattern: "GET /tags", Handler: s.page("tags:read", s.handleTagsPage)},
 		{Pattern: "POST /tags", Handler: s.page("tags:write", s.handleTagCreate), API: "POST /api/v1/tags"},
 		{Pattern: "POST /tags/defaults", Handler: s.page("tags:write", s.handleTagDefaults), API: "POST /api/v1/tags"},
-		{Pattern: "GET /tags/{id}/edit", Handler: s.page("tags:write", tags.editForm(s))},
-		{Pattern: "POST /tags/{id}", Handler: s.page("tags:write", tags.updatePost(s)), API: "PUT /api/v1/tags"},
+		{Pattern: "GET /tags/{id}/edit", Handler: s.page("tags:write", tags.step(s, recordPages[db.TagUpdate, db.Tag].editForm))},
+		{Pattern: "POST /tags/{id}", Handler: s.page("tags:write", tags.step(s, recordPages[db.TagUpdate, db.Tag].updatePost)), API: "PUT /api/v1/tags"},
 		{Pattern: "GET /tags/{id}/delete", Handler: s.page("tags:write", s.confirmDelete("Tag", "/tags", "library", s.describeTagDelete))},
 		{Pattern: "POST /tags/{id}/delete", Handler: s.page("tags:write", s.deletePost("Tag", "/tags", s.deleteTag)), API: "DELETE /api/v1/tags"},
 		// A group's pages go back to the tags page, message and all.
@@ -72,20 +72,35 @@ func (s *Pages) tagGroupPages() recordPages[db.TagGroupUpdate, db.TagGroup] {
 	}
 }
 
-// tagPages are a tag's edit and delete pages: rename, reorder.
-func (s *Pages) tagPages() recordPages[db.TagUpdate, db.Tag] {
-	return recordPages[db.TagUpdate, db.Tag]{
-		kind: "Tag", path: "/tags", nav: "library", fields: tagFields,
+// tagPages are a tag's edit and delete pages: rename, reorder, move to
+// another of the user's groups.
+func (s *Pages) tagPages() livePages[db.TagUpdate, db.Tag] {
+	return livePages[db.TagUpdate, db.Tag]{recordPages[db.TagUpdate, db.Tag]{
+		kind: "Tag", path: "/tags", nav: "library",
 		read: func(r *formReader) db.TagUpdate {
-			return db.TagUpdate{Name: r.required("name"), SortOrder: r.whole("sort_order", false)}
+			return db.TagUpdate{Name: r.required("name"), TagGroupID: r.text("tag_group_id", false), SortOrder: r.whole("sort_order", false)}
 		},
 		check: input.Tag,
 		values: func(t db.Tag) url.Values {
-			return url.Values{"name": {t.Name}, "sort_order": {strconv.Itoa(t.SortOrder)}}
+			return url.Values{"name": {t.Name}, "tag_group_id": {t.TagGroupID}, "sort_order": {strconv.Itoa(t.SortOrder)}}
 		},
 		get: s.tag, update: s.db.UpdateTag,
 		describe: func(t db.Tag) string { return "the tag " + t.Name },
+	}, s.tagFields}
+}
+
+// tagFields are the tag form's fields, with the user's groups to move it
+// to.
+func (s *Pages) tagFields(r *http.Request, sess *db.Session) ([]field, error) {
+	groups, err := s.db.TagGroups(r.Context(), sess.UserID)
+	if err != nil {
+		return nil, err
 	}
+	options := make([]option, len(groups))
+	for i, g := range groups {
+		options[i] = option{g.ID, g.Name}
+	}
+	return []field{tagFields[0], {Name: "tag_group_id", Label: "Group", Kind: "select", Required: true, Options: options}, tagFields[1]}, nil
 }
 
 // tagGroup reads one of the user's groups from the list the API serves.
