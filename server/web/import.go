@@ -23,7 +23,7 @@ type importPage struct {
 	Accounts       accountList
 	Formats        []string
 	Imports        []db.Import
-	Preview        *db.Import
+	Preview        *importPreview
 	Undo           *undoConfirm // an undo that needs confirming
 	CanEdit        bool         // the session may import and undo
 	Message, Error string
@@ -77,7 +77,7 @@ func (s *Pages) handleImportPost(w http.ResponseWriter, r *http.Request, sess *d
 				http.Redirect(w, r, "/import?done="+*imp.ID, http.StatusSeeOther)
 				return
 			}
-			s.renderPreview(w, r, sess, imp)
+			s.renderPreview(w, r, sess, importPreview{imp, in.CreateAccounts})
 			return
 		}
 	}
@@ -135,9 +135,16 @@ func byRowLine(a, b string) int {
 	return strings.Compare(a, b)
 }
 
+// importPreview is a dry run as the page shows it, and whether it would
+// create the accounts it names.
+type importPreview struct {
+	db.Import
+	Creating bool
+}
+
 // renderPreview answers a dry run: the preview alone for the page's script
 // (X-Fragment), else the page with the preview under the form.
-func (s *Pages) renderPreview(w http.ResponseWriter, r *http.Request, sess *db.Session, imp db.Import) {
+func (s *Pages) renderPreview(w http.ResponseWriter, r *http.Request, sess *db.Session, imp importPreview) {
 	if r.Header.Get("X-Fragment") != "preview" {
 		s.renderImport(w, r, sess, http.StatusOK, importPage{Preview: &imp})
 		return
