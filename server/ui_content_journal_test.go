@@ -207,6 +207,12 @@ func TestTradingPlanForms(t *testing.T) {
 		t.Errorf("the journal lists the plan as %v", texts(rows))
 	}
 
+	// An emptied title is refused, not left as it was unsaid.
+	good.Set("title", "")
+	if w := b.send(t, "POST", "/journal/trading-plans/"+p.ID, good, ""); w.Code != http.StatusBadRequest ||
+		reasonOf(parseHTML(t, w.Body.String()), "title") != "Title is required" {
+		t.Errorf("an emptied title: %d %q", w.Code, reasonOf(parseHTML(t, w.Body.String()), "title"))
+	}
 	good.Set("plan_date", "")
 	good.Set("title", "The opening drive plan")
 	if w := b.send(t, "POST", "/journal/trading-plans/"+p.ID, good, ""); w.Code != http.StatusSeeOther {

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"net/http"
 	"net/url"
 	"testing"
 
@@ -21,7 +22,8 @@ func contentPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 		`{"trade_id": "`+trade.ID+`", "title": "Alice's write-up"}`)).Data
 	payout := e.payout(t, `{"account_id": "`+e.accountID+`", "total_amount": 500}`)
 	expense := e.expense(t, `{"account_id": "`+e.accountID+`", "amount": 150, "category": "evaluation"}`)
-	w.aliceIDs = append(w.aliceIDs, playbook.ID, card.ID, plan.ID, trade.ID, writeUp.ID, payout.ID, expense.ID)
+	doc := e.uploadPDF(t, "alice.pdf")
+	w.aliceIDs = append(w.aliceIDs, playbook.ID, card.ID, plan.ID, trade.ID, writeUp.ID, payout.ID, expense.ID, doc)
 	form := func(kv ...string) url.Values {
 		v := url.Values{"csrf": {csrf}}
 		for i := 0; i < len(kv); i += 2 {
@@ -72,14 +74,24 @@ func contentPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 		"POST /expenses/{id}":                 {w.notFound("POST", "/expenses/"+expense.ID, form("amount", "1"))},
 		"GET /expenses/{id}/delete":           {w.notFound("GET", "/expenses/"+expense.ID+"/delete", nil)},
 		"POST /expenses/{id}/delete":          {w.notFound("POST", "/expenses/"+expense.ID+"/delete", form())},
+		"GET /documents/{id}":                 {w.notFound("GET", "/documents/"+doc, nil)},
+		"POST /documents/{id}/file": {func(t *testing.T) {
+			r := w.bob.postMultipart(t, "/documents/"+doc+"/file", [][2]string{{"csrf", csrf}, {"replace", "true"}, {"document_id", doc}},
+				"bob.pdf", string(samplePDF(t)), nil)
+			if r.Code != http.StatusNotFound {
+				t.Errorf("bob replacing alice's document's file: %d, want 404", r.Code)
+			}
+		}},
+		"GET /documents/{id}/edit":    {w.notFound("GET", "/documents/"+doc+"/edit", nil)},
+		"POST /documents/{id}":        {w.notFound("POST", "/documents/"+doc, form("document_name", "Bob's", "category", "receipt"))},
+		"GET /documents/{id}/delete":  {w.notFound("GET", "/documents/"+doc+"/delete", nil)},
+		"POST /documents/{id}/delete": {w.notFound("POST", "/documents/"+doc+"/delete", form())},
 	}
 }
 
 // contentPagesPending are this group's API writes whose page is still to
 // come; the route-parity test holds each entry until its page exists.
 var contentPagesPending = map[string]string{
-	"PUT /api/v1/documents/{id}":      "no page yet (issue 28)",
-	"DELETE /api/v1/documents/{id}":   "no page yet (issue 28)",
 	"POST /api/v1/chart-books":        "no page yet (issue 28)",
 	"PUT /api/v1/chart-books/{id}":    "no page yet (issue 28)",
 	"DELETE /api/v1/chart-books/{id}": "no page yet (issue 28)",

@@ -92,3 +92,20 @@ func IDList(f Errors, field string, v *db.Optional[[]string]) {
 	f.UUIDs(field, *v)
 	LowerIDs(v)
 }
+
+// MaxDocumentName bounds a document's name, in characters, as uploads
+// take it (upload.MaxDocumentName).
+const MaxDocumentName = 200
+
+// DocumentUpdate checks a document's new name and category, the fields
+// PUT /api/v1/documents/{id} changes: each may be left out, neither
+// emptied; the name is stored trimmed.
+func DocumentUpdate(upd *db.DocumentUpdate, _ bool) error {
+	f := Errors{}
+	upd.DocumentName.Value = strings.TrimSpace(upd.DocumentName.Value)
+	f.Required("document_name", upd.DocumentName, false)
+	f.Text("document_name", upd.DocumentName, MaxDocumentName)
+	f.Required("category", upd.Category, false)
+	f.OneOf("category", upd.Category, db.DocumentCategories)
+	return f.Err()
+}

@@ -33,7 +33,8 @@ func (s *Pages) contentRoutes() []Route {
 		contentDescriber(plans, describePlan), contentDelete(plans))...)
 	routes = append(routes, s.writeUpPages().routes(s, "content:write", "/api/v1/write-ups", true,
 		contentDescriber(writeUps, describeWriteUp), contentDelete(writeUps))...)
-	return append(routes, s.payoutFormRoutes()...)
+	routes = append(routes, s.payoutFormRoutes()...)
+	return append(routes, s.documentFormRoutes()...)
 }
 
 // livePages are a record's pages whose fields offer the user's own
@@ -180,9 +181,10 @@ func (s *Pages) reportCardFields(r *http.Request, sess *db.Session) ([]field, er
 }
 
 // readReportCardForm reads the report card form as the API's body would
-// carry it: on an edit an emptied account, grade or notes is cleared.
+// carry it: on an edit an emptied account, grade or notes is cleared, an
+// emptied day refused.
 func readReportCardForm(r *formReader) db.ReportCardInput {
-	return db.ReportCardInput{ReportDate: r.text("report_date", false), AccountID: r.text("account_id", true),
+	return db.ReportCardInput{ReportDate: r.required("report_date"), AccountID: r.text("account_id", true),
 		Grade: r.whole("grade", true), NotesMarkdown: r.text("notes_markdown", true), TagIDs: r.ids("tag_ids")}
 }
 
@@ -235,9 +237,9 @@ func (s *Pages) planFields(r *http.Request, sess *db.Session) ([]field, error) {
 }
 
 // readPlanForm reads the trading plan form: on an edit an emptied day,
-// playbook or plan is cleared.
+// playbook or plan is cleared, an emptied title refused.
 func readPlanForm(r *formReader) db.TradingPlanInput {
-	return db.TradingPlanInput{Title: r.text("title", false), PlanDate: r.text("plan_date", true),
+	return db.TradingPlanInput{Title: r.required("title"), PlanDate: r.text("plan_date", true),
 		PlaybookID: r.text("playbook_id", true), ContentMarkdown: r.text("content_markdown", true), TagIDs: r.ids("tag_ids")}
 }
 

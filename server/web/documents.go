@@ -1,12 +1,16 @@
 package web
 
 import (
+	"context"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"tradejournal/server/upload"
 
 	"tradejournal/db"
+	"tradejournal/server/input"
 )
 
 // documentsPage is the documents page's data.
@@ -20,12 +24,18 @@ type documentsPage struct {
 }
 
 // handleDocumentsPage lists the documents, each opening by its signed link
-// (images in the browser, PDFs downloaded), and, with documents:write, a
-// form to upload one.
+// (images in the browser, PDFs downloaded) and linking its own page, and,
+// with documents:write, a form to upload one and links to edit or delete
+// each.
 func (s *Pages) handleDocumentsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
 	var msg string
-	if r.URL.Query().Has("uploaded") {
+	switch q := r.URL.Query(); {
+	case q.Has("uploaded"):
 		msg = "Uploaded."
+	case q.Has("saved"):
+		msg = "Saved."
+	case q.Has("deleted"):
+		msg = "Deleted."
 	}
 	s.renderDocuments(w, r, sess, http.StatusOK, documentsPage{Message: msg})
 }
@@ -78,4 +88,169 @@ func formatSize(n int64) string {
 		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " KiB"
 	}
 	return strconv.FormatInt(n, 10) + " B"
+}
+
+// A document's own page shows it, what it is linked to, and the form that
+// replaces its file; its name and category are edited on a recordPages
+// form, and its delete asks first, naming what it is unlinked from.
+
+// documentFormRoutes are a document's page, its file's replacement, its
+// edit and its delete.
+func (s *Pages) documentFormRoutes() []Route {
+	pages := livePages[db.DocumentUpdate, db.Document]{recordPages[db.DocumentUpdate, db.Document]{
+		kind: "Document", path: "/documents", nav: "documents",
+		read: readDocumentForm, check: input.DocumentUpdate, values: documentValues,
+		get: s.db.Document, update: s.db.UpdateDocument,
+		describe: func(d db.Document) string { return strconv.Quote(d.DocumentName) },
+	}, func(*http.Request, *db.Session) ([]field, error) { return documentFields, nil }}
+	return append([]Route{
+		{Pattern: "GET /documents/{id}", Handler: s.page("documents:read", s.handleDocumentPage)},
+		{Pattern: "POST /documents/{id}/file", Handler: s.uploadPage("documents:write", s.handleDocumentReplace), API: "POST /api/v1/documents"},
+	}, pages.routes(s, "documents:write", "/api/v1/documents", false, s.describeDocumentDelete, s.deleteDocument)...)
+}
+
+// documentFields are what PUT /api/v1/documents/{id} changes.
+var documentFields = []field{
+	{Name: "document_name", Label: "Name", Kind: "text", Required: true},
+	{Name: "category", Label: "Category", Kind: "select", Choices: db.DocumentCategories, Required: true},
+}
+
+// readDocumentForm reads the document form: a field emptied is refused,
+// as the API refuses it.
+func readDocumentForm(r *formReader) db.DocumentUpdate {
+	return db.DocumentUpdate{DocumentName: r.required("document_name"), Category: r.required("category")}
+}
+
+func documentValues(d db.Document) url.Values {
+	return url.Values{"document_name": {d.DocumentName}, "category": {d.Category}}
+}
+
+// documentPage is a document's page: the document with its signed link,
+// its account, what it is linked to, and, with documents:write, the form
+// that replaces its file.
+type documentPage struct {
+	pageData
+	Document       upload.Document
+	Account        string
+	Links          db.DocumentLinks
+	CanEdit        bool
+	Message, Error string
+}
+
+// LinkedTo says what the document is linked to: "2 trades, 1 payout".
+func (p documentPage) LinkedTo() string {
+	var out []string
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{{p.Links.Trades, "trade", "trades"}, {p.Links.ChartBooks, "chart book", "chart books"},
+		{p.Links.Payouts, "payout", "payouts"}, {p.Links.Expenses, "expense", "expenses"}} {
+		if c.n > 0 {
+			out = append(out, count(c.n, c.one, c.many))
+		}
+	}
+	if len(out) == 0 {
+		return "Nothing"
+	}
+	return strings.Join(out, ", ")
+}
+
+// handleDocumentPage shows one document.
+func (s *Pages) handleDocumentPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	var msg string
+	if r.URL.Query().Has("replaced") {
+		msg = "Replaced: the document keeps its name, category and links, with the new file."
+	}
+	s.renderDocument(w, r, sess, http.StatusOK, documentPage{Message: msg})
+}
+
+func (s *Pages) renderDocument(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p documentPage) {
+	ctx := r.Context()
+	id, err := input.PathID(r, "Document")
+	var d db.Document
+	if err == nil {
+		d, err = s.db.Document(ctx, sess.UserID, id)
+	}
+	if err == nil {
+		p.Links, err = s.db.DocumentLinks(ctx, sess.UserID, id)
+	}
+	var accounts accountList
+	if err == nil {
+		accounts, err = s.accounts(ctx, sess.UserID)
+	}
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	p.pageData = pageData{Session: sess, Nav: "documents"}
+	p.Document, p.Account, p.CanEdit = s.docs.Present(d), accounts.Number(d.AccountID), sess.Can("documents:write")
+	s.render(w, r, status, "document", p)
+}
+
+// handleDocumentReplace replaces a document's file, as the API's upload
+// with replace=true and document_id does (Documents.Store): the form's
+// first part must be the session's CSRF token, checked before the file is
+// read; the path names the document. A refused file is said on the
+// document's page.
+func (s *Pages) handleDocumentReplace(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	id, err := input.PathID(r, "Document")
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	mr, release, err := s.uploadForm(w, r, sess)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	defer release()
+	form, err := s.docs.ReadForm(mr)
+	if err == nil {
+		form.SetField("replace", "true")
+		form.SetField("document_id", id)
+		_, _, err = s.docs.Store(r.Context(), sess.UserID, form)
+	}
+	if err == nil {
+		http.Redirect(w, r, "/documents/"+id+"?replaced=1", http.StatusSeeOther)
+		return
+	}
+	s.formProblem(w, r, sess, err, func(status int, problem string) {
+		s.renderDocument(w, r, sess, status, documentPage{Error: problem})
+	})
+}
+
+// describeDocumentDelete names a document and what its delete unlinks it
+// from, from the counts DeleteDocument's warnings give.
+func (s *Pages) describeDocumentDelete(ctx context.Context, userID, id string) (string, []string, error) {
+	d, err := s.db.Document(ctx, userID, id)
+	if err != nil {
+		return "", nil, err
+	}
+	n, err := s.db.DocumentLinks(ctx, userID, id)
+	if err != nil {
+		return "", nil, err
+	}
+	var out []string
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{{n.Trades, "trade", "trades"}, {n.ChartBooks, "chart book", "chart books"}, {n.Payouts, "payout", "payouts"}, {n.Expenses, "expense", "expenses"}} {
+		if c.n > 0 {
+			out = append(out, "unlinks it from "+count(c.n, c.one, c.many)+" (they stay)")
+		}
+	}
+	return "the document " + strconv.Quote(d.DocumentName) + " (" + d.FileName + ")", out, nil
+}
+
+// deleteDocument deletes a document and, when no document uses its file
+// any more, the file, as the API's DELETE does; a file that cannot be
+// removed is logged (check --repair removes it).
+func (s *Pages) deleteDocument(ctx context.Context, userID, id string) error {
+	return s.docs.Files.Exclusive(func() error {
+		del, err := s.db.DeleteDocument(ctx, userID, id)
+		if err == nil && del.Unused {
+			s.docs.Remove(ctx, del.Blob)
+		}
+		return err
+	})
 }

@@ -260,11 +260,12 @@ func (s *Pages) payoutFields(r *http.Request, sess *db.Session) ([]field, error)
 }
 
 // readPayoutForm reads the payout form as the API's body would carry it:
-// an emptied reference or notes is cleared, the rest left as they were.
+// an emptied reference or notes is cleared, an emptied date or status
+// refused, an emptied number left as it was.
 func readPayoutForm(r *formReader) db.PayoutInput {
-	return db.PayoutInput{AccountID: r.text("account_id", false), Date: r.text("date", false),
+	return db.PayoutInput{AccountID: r.text("account_id", false), Date: r.required("date"),
 		TotalAmount: r.number("total_amount", false), ProfitSplit: r.number("profit_split", false),
-		Status: r.text("status", false), Reference: r.text("reference", true), Notes: r.text("notes", true),
+		Status: r.required("status"), Reference: r.text("reference", true), Notes: r.text("notes", true),
 		DocumentIDs: r.ids("document_ids")}
 }
 
@@ -320,11 +321,11 @@ func (s *Pages) expenseFields(r *http.Request, sess *db.Session) ([]field, error
 }
 
 // readExpenseForm reads the expense form: an emptied account, firm or
-// description is cleared.
+// description is cleared, an emptied date, currency or category refused.
 func readExpenseForm(r *formReader) db.ExpenseInput {
 	return db.ExpenseInput{AccountID: r.text("account_id", true), PropFirm: r.text("prop_firm", true),
-		Date: r.text("date", false), Amount: r.number("amount", false), Currency: r.text("currency", false),
-		Category: r.text("category", false), Description: r.text("description", true), DocumentIDs: r.ids("document_ids")}
+		Date: r.required("date"), Amount: r.number("amount", false), Currency: r.required("currency"),
+		Category: r.required("category"), Description: r.text("description", true), DocumentIDs: r.ids("document_ids")}
 }
 
 func expenseValues(e db.Expense) url.Values {
