@@ -240,20 +240,23 @@ func TestTradingPlanForms(t *testing.T) {
 
 // TestJournalFormsRefuseTheReadOnlyAndStrangers: a read-only session sees
 // the journal without a New, Edit or Delete, and its posts and forms are
-// refused; another user's report cards, plans and write-ups are a 404 on
-// every page and post; a post without the session's token is stale.
+// refused; another user's report cards, plans, write-ups and chart books
+// are a 404 on every page and post; a post without the session's token is
+// stale.
 func TestJournalFormsRefuseTheReadOnlyAndStrangers(t *testing.T) {
 	e := newTradeEnv(t)
 	card := decode[struct{ Data db.ReportCard }](t, must201(t, e.testServer, "/api/v1/report-cards", e.key, `{"report_date": "2026-02-05", "grade": 3}`)).Data
 	plan := decode[struct{ Data db.TradingPlan }](t, must201(t, e.testServer, "/api/v1/trading-plans", e.key, `{"title": "Alice's plan"}`)).Data
 	tr, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 1@5000", "sell 1@5004")))
 	writeUp := decode[struct{ Data db.WriteUp }](t, must201(t, e.testServer, "/api/v1/write-ups", e.key, `{"trade_id": "`+tr.ID+`"}`)).Data
-	records := map[string]string{"/journal/report-cards": card.ID, "/journal/trading-plans": plan.ID, "/journal/write-ups": writeUp.ID}
+	book := decode[struct{ Data db.ChartBook }](t, must201(t, e.testServer, "/api/v1/chart-books", e.key, `{"title": "Alice's book"}`)).Data
+	records := map[string]string{"/journal/report-cards": card.ID, "/journal/trading-plans": plan.ID, "/journal/write-ups": writeUp.ID,
+		"/journal/chart-books": book.ID}
 
 	_, readKey := e.newKey(t, "alice", "read", false)
 	reader := &browser{ts: e.testServer}
 	reader.signIn(t, readKey)
-	for _, target := range []string{"/journal", "/journal/report-cards", "/journal/trading-plans", "/journal/write-ups"} {
+	for _, target := range []string{"/journal", "/journal/report-cards", "/journal/trading-plans", "/journal/write-ups", "/journal/chart-books"} {
 		page := reader.page(t, target)
 		if links := find(page, func(n *html.Node) bool {
 			return hasAttr(n, "data-new") || hasAttr(n, "data-edit") || hasAttr(n, "data-delete") || hasAttr(n, "data-today")

@@ -23,7 +23,9 @@ func contentPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 	payout := e.payout(t, `{"account_id": "`+e.accountID+`", "total_amount": 500}`)
 	expense := e.expense(t, `{"account_id": "`+e.accountID+`", "amount": 150, "category": "evaluation"}`)
 	doc := e.uploadPDF(t, "alice.pdf")
-	w.aliceIDs = append(w.aliceIDs, playbook.ID, card.ID, plan.ID, trade.ID, writeUp.ID, payout.ID, expense.ID, doc)
+	book := decode[struct{ Data db.ChartBook }](t, must201(t, e.testServer, "/api/v1/chart-books", e.key,
+		`{"title": "Alice's book", "document_ids": ["`+doc+`"]}`)).Data
+	w.aliceIDs = append(w.aliceIDs, playbook.ID, card.ID, plan.ID, trade.ID, writeUp.ID, payout.ID, expense.ID, doc, book.ID)
 	form := func(kv ...string) url.Values {
 		v := url.Values{"csrf": {csrf}}
 		for i := 0; i < len(kv); i += 2 {
@@ -65,16 +67,28 @@ func contentPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 		"POST /journal/write-ups/{id}":        {w.notFound("POST", "/journal/write-ups/"+writeUp.ID, form("title", "Bob's"))},
 		"GET /journal/write-ups/{id}/delete":  {w.notFound("GET", "/journal/write-ups/"+writeUp.ID+"/delete", nil)},
 		"POST /journal/write-ups/{id}/delete": {w.notFound("POST", "/journal/write-ups/"+writeUp.ID+"/delete", form())},
-		"GET /payouts/{id}/edit":              {w.notFound("GET", "/payouts/"+payout.ID+"/edit", nil)},
-		"POST /payouts/{id}":                  {w.notFound("POST", "/payouts/"+payout.ID, form("total_amount", "1"))},
-		"GET /payouts/{id}/delete":            {w.notFound("GET", "/payouts/"+payout.ID+"/delete", nil)},
-		"POST /payouts/{id}/delete":           {w.notFound("POST", "/payouts/"+payout.ID+"/delete", form())},
-		"GET /expenses":                       {w.redirects("/expenses", "/payouts")},
-		"GET /expenses/{id}/edit":             {w.notFound("GET", "/expenses/"+expense.ID+"/edit", nil)},
-		"POST /expenses/{id}":                 {w.notFound("POST", "/expenses/"+expense.ID, form("amount", "1"))},
-		"GET /expenses/{id}/delete":           {w.notFound("GET", "/expenses/"+expense.ID+"/delete", nil)},
-		"POST /expenses/{id}/delete":          {w.notFound("POST", "/expenses/"+expense.ID+"/delete", form())},
-		"GET /documents/{id}":                 {w.notFound("GET", "/documents/"+doc, nil)},
+		"GET /journal/chart-books":            {w.shows("/journal/chart-books")},
+		"GET /journal/chart-books/new":        {w.shows("/journal/chart-books/new")},
+		"POST /journal/chart-books": {
+			// alice's document is not bob's to gather.
+			w.notFound("POST", "/journal/chart-books", form("title", "Bob's book", "document_ids", doc)),
+			w.makesHisOwn("/journal/chart-books", form("title", "Alice's book"),
+				`SELECT id FROM chart_books WHERE user_id <> ? AND title = 'Alice''s book'`, "/journal/chart-books/%s/delete"),
+		},
+		"GET /journal/chart-books/{id}/edit":    {w.notFound("GET", "/journal/chart-books/"+book.ID+"/edit", nil)},
+		"POST /journal/chart-books/{id}":        {w.notFound("POST", "/journal/chart-books/"+book.ID, form("title", "Bob's"))},
+		"GET /journal/chart-books/{id}/delete":  {w.notFound("GET", "/journal/chart-books/"+book.ID+"/delete", nil)},
+		"POST /journal/chart-books/{id}/delete": {w.notFound("POST", "/journal/chart-books/"+book.ID+"/delete", form())},
+		"GET /payouts/{id}/edit":                {w.notFound("GET", "/payouts/"+payout.ID+"/edit", nil)},
+		"POST /payouts/{id}":                    {w.notFound("POST", "/payouts/"+payout.ID, form("total_amount", "1"))},
+		"GET /payouts/{id}/delete":              {w.notFound("GET", "/payouts/"+payout.ID+"/delete", nil)},
+		"POST /payouts/{id}/delete":             {w.notFound("POST", "/payouts/"+payout.ID+"/delete", form())},
+		"GET /expenses":                         {w.redirects("/expenses", "/payouts")},
+		"GET /expenses/{id}/edit":               {w.notFound("GET", "/expenses/"+expense.ID+"/edit", nil)},
+		"POST /expenses/{id}":                   {w.notFound("POST", "/expenses/"+expense.ID, form("amount", "1"))},
+		"GET /expenses/{id}/delete":             {w.notFound("GET", "/expenses/"+expense.ID+"/delete", nil)},
+		"POST /expenses/{id}/delete":            {w.notFound("POST", "/expenses/"+expense.ID+"/delete", form())},
+		"GET /documents/{id}":                   {w.notFound("GET", "/documents/"+doc, nil)},
 		"POST /documents/{id}/file": {func(t *testing.T) {
 			r := w.bob.postMultipart(t, "/documents/"+doc+"/file", [][2]string{{"csrf", csrf}, {"replace", "true"}, {"document_id", doc}},
 				"bob.pdf", string(samplePDF(t)), nil)
@@ -91,8 +105,4 @@ func contentPageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T)
 
 // contentPagesPending are this group's API writes whose page is still to
 // come; the route-parity test holds each entry until its page exists.
-var contentPagesPending = map[string]string{
-	"POST /api/v1/chart-books":        "no page yet (issue 28)",
-	"PUT /api/v1/chart-books/{id}":    "no page yet (issue 28)",
-	"DELETE /api/v1/chart-books/{id}": "no page yet (issue 28)",
-}
+var contentPagesPending = map[string]string{}

@@ -20,12 +20,13 @@ import (
 // report cards; payouts and expenses edited and deleted; documents
 // replaced and deleted.
 func (s *Pages) contentRoutes() []Route {
-	reportCards, plans, writeUps := s.db.ReportCards(), s.db.TradingPlans(), s.db.WriteUps()
+	reportCards, plans, writeUps, books := s.db.ReportCards(), s.db.TradingPlans(), s.db.WriteUps(), s.db.ChartBooks()
 	routes := []Route{
 		{Pattern: "GET /journal", Handler: s.page("content:read", s.handleJournal)},
 		{Pattern: "GET /journal/report-cards", Handler: s.page("content:read", s.journalKind(s.reportCardSection))},
 		{Pattern: "GET /journal/trading-plans", Handler: s.page("content:read", s.journalKind(s.planSection))},
 		{Pattern: "GET /journal/write-ups", Handler: s.page("content:read", s.journalKind(s.writeUpSection))},
+		{Pattern: "GET /journal/chart-books", Handler: s.page("content:read", s.journalKind(s.chartBookSection))},
 	}
 	routes = append(routes, s.reportCardPages().routes(s, "content:write", "/api/v1/report-cards", true,
 		contentDescriber(reportCards, describeReportCard), contentDelete(reportCards))...)
@@ -33,6 +34,8 @@ func (s *Pages) contentRoutes() []Route {
 		contentDescriber(plans, describePlan), contentDelete(plans))...)
 	routes = append(routes, s.writeUpPages().routes(s, "content:write", "/api/v1/write-ups", true,
 		contentDescriber(writeUps, describeWriteUp), contentDelete(writeUps))...)
+	routes = append(routes, s.chartBookPages().routes(s, "content:write", "/api/v1/chart-books", true,
+		contentDescriber(books, describeChartBook), contentDelete(books))...)
 	routes = append(routes, s.payoutFormRoutes()...)
 	return append(routes, s.documentFormRoutes()...)
 }
@@ -113,10 +116,10 @@ func refWords(err error) error {
 	if !errors.As(err, &nf) || nf.Field == "" {
 		return err
 	}
-	name, _, inList := strings.Cut(nf.Field, "[")
+	name, _, _ := strings.Cut(nf.Field, "[")
 	kind := strings.ToLower(nf.Kind)
 	reason := name + " is not one of your " + kind + "s"
-	if inList {
+	if strings.HasSuffix(name, "_ids") { // a list: document_ids, tag_ids
 		reason = name + " holds a " + kind + " that is not yours"
 	}
 	return &problem.Problem{Status: http.StatusNotFound, Code: "NOT_FOUND", Message: nf.Error(), Details: map[string]string{name: reason}}
@@ -329,6 +332,60 @@ func describeWriteUp(w db.WriteUp) (string, []string) {
 	return "the write-up " + strconv.Quote(w.Title), unlinksTags(w.Tags)
 }
 
+// The chart book: charts and documents kept together, in order.
+
+// chartBookPages are a chart book's new, edit and delete pages.
+func (s *Pages) chartBookPages() livePages[db.ChartBookInput, db.ChartBook] {
+	store := s.db.ChartBooks()
+	return livePages[db.ChartBookInput, db.ChartBook]{recordPages[db.ChartBookInput, db.ChartBook]{
+		kind: "Chart book", path: "/journal/chart-books", nav: "journal",
+		read: readChartBookForm, check: input.ChartBook, values: chartBookValues,
+		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
+		describe: func(b db.ChartBook) string { title, _ := describeChartBook(b); return title },
+	}, s.chartBookFields}
+}
+
+func (s *Pages) chartBookFields(r *http.Request, sess *db.Session) ([]field, error) {
+	out := []field{
+		{Name: "title", Label: "Title", Kind: "text", Required: true},
+		{Name: "description", Label: "Description", Kind: "textarea"},
+	}
+	if sess.Can("playbooks:read") {
+		playbooks, err := s.playbookChoices(r.Context(), sess)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, field{Name: "playbook_id", Label: "Playbook", Kind: "select", Options: playbooks})
+	}
+	out, err := s.withDocumentChoices(r, sess, out, field{Label: "Charts and documents",
+		Hint: "Kept in the order shown: upload charts on the documents page or a trade's page"},
+		func(ctx context.Context, id string) ([]string, error) {
+			b, err := s.db.ChartBooks().Get(ctx, sess.UserID, id)
+			return b.DocumentIDs, err
+		})
+	if err != nil {
+		return nil, err
+	}
+	return s.withTagChoices(r.Context(), sess, out)
+}
+
+// readChartBookForm reads the chart book form: an emptied description or
+// playbook is cleared, an emptied title refused; the boxes ticked are its
+// documents, in the form's order.
+func readChartBookForm(r *formReader) db.ChartBookInput {
+	return db.ChartBookInput{Title: r.required("title"), Description: r.text("description", true),
+		PlaybookID: r.text("playbook_id", true), DocumentIDs: r.ids("document_ids"), TagIDs: r.ids("tag_ids")}
+}
+
+func chartBookValues(b db.ChartBook) url.Values {
+	return url.Values{"title": {b.Title}, "description": {b.Description}, "playbook_id": {orEmpty(b.PlaybookID)},
+		"document_ids": b.DocumentIDs, "tag_ids": tagIDsOf(b.Tags)}
+}
+
+func describeChartBook(b db.ChartBook) (string, []string) {
+	return "the chart book " + strconv.Quote(b.Title), append(unlinksDocuments(len(b.DocumentIDs)), unlinksTags(b.Tags)...)
+}
+
 // The choices the forms offer, each read only when the session may.
 
 // accountChoices are the user's accounts, by number.
@@ -478,7 +535,7 @@ func (s *Pages) handleJournal(w http.ResponseWriter, r *http.Request, sess *db.S
 	if err == nil {
 		p.TomorrowPlan, err = firstID(s.db.TradingPlans(), ctx, sess, p.Tomorrow, func(t db.TradingPlan) string { return t.ID })
 	}
-	for _, section := range []sectionFunc{s.reportCardSection, s.planSection, s.writeUpSection} {
+	for _, section := range []sectionFunc{s.reportCardSection, s.planSection, s.writeUpSection, s.chartBookSection} {
 		if err != nil {
 			break
 		}
@@ -584,6 +641,27 @@ func (s *Pages) writeUpSection(ctx context.Context, sess *db.Session, _ journalL
 			row.Link, row.LinkText = "/trades/"+w.TradeID, trades[w.TradeID]
 		}
 		sec.Rows = append(sec.Rows, row)
+	}
+	return sec, err
+}
+
+// chartBookSection lists chart books by the day they were made, each with
+// its playbook, its documents' count and its description.
+func (s *Pages) chartBookSection(ctx context.Context, sess *db.Session, names journalLookup, page db.Page) (journalSection, error) {
+	sec := journalSection{Key: "chart-books", Title: "Chart books", Path: "/journal/chart-books", New: "New chart book",
+		WhenLabel: "Made", Empty: "No chart books yet: gather a setup's best charts in one."}
+	books, total, err := s.db.ChartBooks().List(ctx, sess.UserID, db.ContentFilter{Timezone: sess.Timezone}, page)
+	sec.Total = total
+	for _, b := range books {
+		detail := []string{count(len(b.DocumentIDs), "document", "documents")}
+		if b.PlaybookID != nil && names.playbooks[*b.PlaybookID] != "" {
+			detail = append([]string{names.playbooks[*b.PlaybookID]}, detail...)
+		}
+		if b.Description != "" {
+			detail = append(detail, journalExcerpt(b.Description, 140))
+		}
+		sec.Rows = append(sec.Rows, journalRow{ID: b.ID, When: dayOfTimestamp(b.CreatedAt, sess.Timezone), Title: b.Title,
+			Detail: strings.Join(detail, " · "), Tags: b.Tags})
 	}
 	return sec, err
 }

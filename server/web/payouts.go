@@ -253,7 +253,7 @@ func (s *Pages) payoutFields(r *http.Request, sess *db.Session) ([]field, error)
 		{Name: "reference", Label: "Reference", Kind: "text"},
 		{Name: "notes", Label: "Notes", Kind: "textarea"},
 	}
-	return s.withDocumentChoices(r, sess, fields, func(ctx context.Context, id string) ([]string, error) {
+	return s.withDocumentChoices(r, sess, fields, receipts, func(ctx context.Context, id string) ([]string, error) {
 		p, err := s.db.Payout(ctx, sess.UserID, id)
 		return p.DocumentIDs, err
 	})
@@ -314,7 +314,7 @@ func (s *Pages) expenseFields(r *http.Request, sess *db.Session) ([]field, error
 		{Name: "category", Label: "Category", Kind: "select", Choices: db.ExpenseCategories, Required: true},
 		{Name: "description", Label: "Description", Kind: "textarea"},
 	}
-	return s.withDocumentChoices(r, sess, fields, func(ctx context.Context, id string) ([]string, error) {
+	return s.withDocumentChoices(r, sess, fields, receipts, func(ctx context.Context, id string) ([]string, error) {
 		e, err := s.db.Expense(ctx, sess.UserID, id)
 		return e.DocumentIDs, err
 	})
@@ -345,6 +345,9 @@ func (s *Pages) describeExpenseDelete(ctx context.Context, userID, id string) (s
 		unlinksDocuments(len(e.DocumentIDs)), nil
 }
 
+// receipts is the documents field of a payout's or an expense's form.
+var receipts = field{Label: "Documents", Hint: "Confirmations and receipts, uploaded on the documents page"}
+
 // unlinksDocuments is a confirm step's line for a record's documents,
 // which stay.
 func unlinksDocuments(n int) []string {
@@ -358,18 +361,18 @@ func unlinksDocuments(n int) []string {
 // separators.
 func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// withDocumentChoices adds the documents field to a form's fields when the
-// session may read documents: a box per document of the user's (the
-// first 100, newest first), those the edited record links first, in its
-// order, so that saving keeps the order. linked reads the record r's path
-// names.
-func (s *Pages) withDocumentChoices(r *http.Request, sess *db.Session, fields []field,
+// withDocumentChoices adds the documents field (docs: its label and hint)
+// to a form's fields when the session may read documents: a box per
+// document of the user's (the first 100, newest first), those the edited
+// record links first, in its order, so that saving keeps the order.
+// linked reads the record r's path names.
+func (s *Pages) withDocumentChoices(r *http.Request, sess *db.Session, fields []field, docs field,
 	linked func(ctx context.Context, id string) ([]string, error)) ([]field, error) {
 	if !sess.Can("documents:read") {
 		return fields, nil
 	}
 	ctx := r.Context()
-	docs, _, err := s.db.Documents(ctx, sess.UserID, db.DocumentFilter{}, db.Page{Limit: 100})
+	list, _, err := s.db.Documents(ctx, sess.UserID, db.DocumentFilter{}, db.Page{Limit: 100})
 	if err != nil {
 		return nil, err
 	}
@@ -379,17 +382,16 @@ func (s *Pages) withDocumentChoices(r *http.Request, sess *db.Session, fields []
 		first, _ = linked(ctx, strings.ToLower(id))
 	}
 	words := func(d db.Document) string { return d.DocumentName + " (" + d.FileName + ")" }
-	var options []option
 	for _, id := range first {
 		if d, err := s.db.Document(ctx, sess.UserID, id); err == nil {
-			options = append(options, option{d.ID, words(d)})
+			docs.Options = append(docs.Options, option{d.ID, words(d)})
 		}
 	}
-	for _, d := range docs {
+	for _, d := range list {
 		if !slices.Contains(first, d.ID) {
-			options = append(options, option{d.ID, words(d)})
+			docs.Options = append(docs.Options, option{d.ID, words(d)})
 		}
 	}
-	return append(fields, field{Name: "document_ids", Label: "Documents", Kind: "checks", Options: options,
-		Hint: "Confirmations and receipts, uploaded on the documents page"}), nil
+	docs.Name, docs.Kind = "document_ids", "checks"
+	return append(fields, docs), nil
 }
