@@ -362,3 +362,49 @@ func checked(doc *html.Node, name, value string) bool {
 		return attr(n, "type") == "checkbox" && attr(n, "value") == value && hasAttr(n, "checked")
 	})
 }
+
+// TestJournalPages: the journal shows each kind's newest ten, newest
+// first, and links its whole list, which pages by fifty.
+func TestJournalPages(t *testing.T) {
+	e := newTradeEnv(t)
+	var ids []string
+	for i := range 52 {
+		c := decode[struct{ Data db.ReportCard }](t, must201(t, e.testServer, "/api/v1/report-cards", e.key,
+			fmt.Sprintf(`{"report_date": "2026-01-%02d"}`, i%28+1))).Data
+		ids = append(ids, c.ID)
+	}
+	slices.Reverse(ids) // newest first
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	rowsOf := func(doc *html.Node) []string {
+		var out []string
+		for _, n := range find(doc, withAttr("data-record")) {
+			out = append(out, attr(n, "data-record"))
+		}
+		return out
+	}
+	journal := b.page(t, "/journal")
+	if got := rowsOf(journal); !slices.Equal(got, ids[:10]) {
+		t.Errorf("the journal lists %d report cards, want the newest 10 in order", len(got))
+	}
+	if all := find(journal, func(n *html.Node) bool { return n.Data == "a" && nodeText(n) == "All 52" }); len(all) != 1 ||
+		attr(all[0], "href") != "/journal/report-cards" {
+		t.Errorf("the journal's link to all report cards: %v", texts(all))
+	}
+	first := b.page(t, "/journal/report-cards")
+	if got := rowsOf(first); !slices.Equal(got, ids[:50]) {
+		t.Errorf("the first page lists %d, want the newest 50", len(got))
+	}
+	older := find(first, func(n *html.Node) bool { return n.Data == "a" && nodeText(n) == "Older" })
+	if len(older) != 1 {
+		t.Fatal("the first page has no Older link")
+	}
+	second := b.page(t, attr(older[0], "href"))
+	if got := rowsOf(second); !slices.Equal(got, ids[50:]) {
+		t.Errorf("the second page lists %v, want the oldest 2", got)
+	}
+	if newer := find(second, func(n *html.Node) bool { return n.Data == "a" && nodeText(n) == "Newer" }); len(newer) != 1 ||
+		attr(newer[0], "href") != "/journal/report-cards?offset=0&limit=50" {
+		t.Errorf("the second page's Newer link: %v", newer)
+	}
+}
