@@ -539,9 +539,6 @@ func (s *Pages) deleteTrade(ctx context.Context, userID, id string) error {
 // the rules the API's decodeTradeBulk checks, and saved by the same
 // BulkTrades: all the trades change, or none.
 
-// maxBulkTrades bounds the trades one bulk change names, as the API does.
-const maxBulkTrades = 500
-
 // bulkLabels are the bulk form's words for the API's fields.
 var bulkLabels = map[string]string{"trade_ids": "Trades", "add_tag_ids": "Add tags", "remove_tag_ids": "Remove tags",
 	"playbook_id": "Playbook", "reviewed": "Reviewed", "delete": "Delete"}
@@ -581,9 +578,9 @@ func (p bulkPage) TagLists() []bulkTagList {
 // bulkSelection checks the ticked trades as the API checks trade_ids (1
 // to 500 ids, each the user's) and counts what deleting them takes.
 func (s *Pages) bulkSelection(ctx context.Context, sess *db.Session, ids []string) ([]string, db.TradeRemoval, error) {
-	if n := len(ids); n == 0 || n > maxBulkTrades {
+	if n := len(ids); n == 0 || n > input.MaxBulkTrades {
 		return nil, db.TradeRemoval{}, &problem.Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
-			Message: fmt.Sprintf("Tick 1 to %d trades on the trade list first (%d were ticked)", maxBulkTrades, n)}
+			Message: fmt.Sprintf("Tick 1 to %d trades on the trade list first (%d were ticked)", input.MaxBulkTrades, n)}
 	}
 	f := input.Errors{}
 	ids = slices.Clone(ids)
@@ -680,41 +677,29 @@ func (s *Pages) handleBulkPost(w http.ResponseWriter, r *http.Request, sess *db.
 }
 
 // readBulk reads the bulk form into the API's db.TradeBulk, checked by the
-// rules decodeTradeBulk checks a body by: 1 to 500 trade ids, every id a
+// rules the API checks a body by (input.TradeBulk): 1 to 500 trade ids, every id a
 // UUID, a tag added or removed but not both, at least one action, and a
 // delete alone. An empty playbook or reviewed leaves it as it is; the
 // playbook "none" clears it (the API's null).
 func readBulk(v url.Values) (db.TradeBulk, error) {
 	f := input.Errors{}
-	ids := slices.Clone(v["trade_ids"])
-	if n := len(ids); n == 0 || n > maxBulkTrades {
-		f.Add("trade_ids", fmt.Sprintf("trade_ids must hold 1 to %d trade ids, not %d", maxBulkTrades, n))
-	}
 	ticked := func(name string) []string {
-		return slices.DeleteFunc(slices.Clone(v[name]), func(id string) bool { return strings.TrimSpace(id) == "" })
-	}
-	add, remove := ticked("add_tag_ids"), ticked("remove_tag_ids")
-	for _, list := range []struct {
-		field string
-		ids   []string
-	}{{"trade_ids", ids}, {"add_tag_ids", add}, {"remove_tag_ids", remove}} {
-		for i, id := range list.ids {
-			list.ids[i], _ = f.UUID(fmt.Sprintf("%s[%d]", list.field, i), strings.TrimSpace(id))
+		var out []string
+		for _, id := range v[name] {
+			if id = strings.TrimSpace(id); id != "" || name == "trade_ids" {
+				out = append(out, id)
+			}
 		}
+		return out
 	}
-	for i, id := range remove {
-		if slices.Contains(add, id) {
-			field := fmt.Sprintf("remove_tag_ids[%d]", i)
-			f.Add(field, field+" is also in add_tag_ids: a tag is added or removed, not both")
-		}
-	}
-	b := db.TradeBulk{TradeIDs: ids, AddTagIDs: add, RemoveTagIDs: remove, Delete: v.Get("delete") == "true"}
+	b := db.TradeBulk{TradeIDs: ticked("trade_ids"), AddTagIDs: ticked("add_tag_ids"), RemoveTagIDs: ticked("remove_tag_ids"),
+		Delete: v.Get("delete") == "true"}
 	switch p := strings.TrimSpace(v.Get("playbook_id")); p {
 	case "":
 	case "none":
 		b.PlaybookID = db.Optional[string]{Set: true, Null: true}
 	default:
-		b.PlaybookID = db.Some(input.BodyUUID(f, "playbook_id", db.Some(p), true))
+		b.PlaybookID = db.Some(p)
 	}
 	switch reviewed := v.Get("reviewed"); reviewed {
 	case "":
@@ -723,24 +708,7 @@ func readBulk(v url.Values) (db.TradeBulk, error) {
 	default:
 		f.Add("reviewed", "reviewed must be true or false")
 	}
-	var actions []string
-	for _, a := range []struct {
-		field string
-		given bool
-	}{
-		{"add_tag_ids", len(b.AddTagIDs) > 0}, {"remove_tag_ids", len(b.RemoveTagIDs) > 0},
-		{"playbook_id", b.PlaybookID.Set}, {"reviewed", b.Reviewed.Set},
-	} {
-		if a.given {
-			actions = append(actions, a.field)
-		}
-	}
-	switch {
-	case b.Delete && len(actions) > 0:
-		f.Add("delete", "delete goes alone: send "+strings.Join(actions, ", ")+" in a request of their own")
-	case !b.Delete && len(actions) == 0:
-		f.Add("body", "name an action: add_tag_ids, remove_tag_ids, playbook_id, reviewed or delete")
-	}
+	input.TradeBulk(f, &b)
 	return b, f.Err()
 }
 
