@@ -2,16 +2,10 @@ package server
 
 import (
 	"net/http"
-	"regexp"
 
 	"tradejournal/db"
 	"tradejournal/server/input"
-
-	"tradejournal/db/trading"
 )
-
-// instrumentRoot is the form of a futures root in a path.
-var instrumentRoot = regexp.MustCompile(`^[A-Z0-9]{1,12}$`)
 
 // instrumentBody is the body of PUT /api/v1/instruments/{root}.
 type instrumentBody struct {
@@ -46,23 +40,10 @@ func (s *Server) handleInstrumentSet(w http.ResponseWriter, r *http.Request, p *
 		s.writeError(w, r, err)
 		return
 	}
-	f := input.Errors{}
-	if !instrumentRoot.MatchString(root) {
-		f.Add("root", "root must be 1 to 12 letters or digits, such as NQ or 6E")
-	}
-	if !body.PointValue.Set || body.PointValue.Null {
-		f.Add("point_value", "point_value must be a positive number")
-	}
-	f.Amount("point_value", body.PointValue)
-	input.NotNull(f, "asset_class", body.AssetClass)
-	f.OneOf("asset_class", body.AssetClass, db.AssetClasses)
-	if err := f.Err(); err != nil {
+	class, err := input.Instrument(root, body.PointValue, body.AssetClass)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
-	}
-	class := body.AssetClass.Value
-	if class == "" {
-		class = trading.AssetFutures
 	}
 	in, n, err := s.db.SetInstrument(r.Context(), p.UserID, root, body.PointValue.Value, class)
 	if err != nil {
@@ -74,7 +55,7 @@ func (s *Server) handleInstrumentSet(w http.ResponseWriter, r *http.Request, p *
 
 func (s *Server) handleInstrumentDelete(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 	root := db.NormaliseRoot(r.PathValue("root"))
-	if !instrumentRoot.MatchString(root) {
+	if !input.IsInstrumentRoot(root) {
 		s.writeError(w, r, &db.NotFoundError{Kind: "Instrument"})
 		return
 	}

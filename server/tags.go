@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"tradejournal/db"
@@ -32,13 +31,6 @@ type tagOrderRequest struct {
 	SortOrder db.Optional[int]    `json:"sort_order"`
 }
 
-// defaultGroupColor is a new group's colour when none is given: a neutral grey.
-const defaultGroupColor = "#6B7280"
-
-var hexColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
-
-const maxTagName = 100
-
 func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 	groups, err := s.db.TagGroups(r.Context(), p.UserID)
 	if err != nil {
@@ -57,8 +49,8 @@ func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, p *db.P
 	f := input.Errors{}
 	switch typ := req.Type.Value; typ {
 	case "tag_group":
-		name := tagName(f, req.Name)
-		color := groupColor(f, req.Color, true)
+		name := input.TagName(f, req.Name)
+		color := input.GroupColor(f, req.Color, true)
 		if err := f.Err(); err != nil {
 			s.writeError(w, r, err)
 			return
@@ -71,7 +63,7 @@ func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, p *db.P
 		writeJSON(w, http.StatusCreated, map[string]db.TagGroup{"tagGroup": g})
 	case "tag":
 		groupID := input.BodyUUID(f, "tag_group_id", req.TagGroupID, true)
-		name := tagName(f, req.Name)
+		name := input.TagName(f, req.Name)
 		if err := f.Err(); err != nil {
 			s.writeError(w, r, err)
 			return
@@ -104,12 +96,12 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.P
 	switch req.Type.Value {
 	case "tag_group":
 		id := input.BodyUUID(f, "id", req.ID, true)
-		upd := db.TagGroupUpdate{SortOrder: sortOrder(f, "sort_order", req.SortOrder)}
+		upd := db.TagGroupUpdate{SortOrder: input.SortOrder(f, "sort_order", req.SortOrder)}
 		if req.Name.Set {
-			upd.Name = db.Some(tagName(f, req.Name))
+			upd.Name = db.Some(input.TagName(f, req.Name))
 		}
 		if req.Color.Set {
-			upd.Color = db.Some(groupColor(f, req.Color, true))
+			upd.Color = db.Some(input.GroupColor(f, req.Color, true))
 		}
 		if err := f.Err(); err != nil {
 			s.writeError(w, r, err)
@@ -123,9 +115,9 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.P
 		writeJSON(w, http.StatusOK, map[string]db.TagGroup{"tagGroup": g})
 	case "tag":
 		id := input.BodyUUID(f, "id", req.ID, true)
-		upd := db.TagUpdate{SortOrder: sortOrder(f, "sort_order", req.SortOrder)}
+		upd := db.TagUpdate{SortOrder: input.SortOrder(f, "sort_order", req.SortOrder)}
 		if req.Name.Set {
-			upd.Name = db.Some(tagName(f, req.Name))
+			upd.Name = db.Some(input.TagName(f, req.Name))
 		}
 		if req.TagGroupID.Set {
 			upd.TagGroupID = db.Some(input.BodyUUID(f, "tag_group_id", req.TagGroupID, true))
@@ -157,7 +149,7 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, p *db.P
 			if !o.SortOrder.Set || o.SortOrder.Null {
 				f.Add(path+".sort_order", path+".sort_order is required")
 			}
-			orders = append(orders, db.TagOrder{ID: id, SortOrder: sortOrder(f, path+".sort_order", o.SortOrder).Value})
+			orders = append(orders, db.TagOrder{ID: id, SortOrder: input.SortOrder(f, path+".sort_order", o.SortOrder).Value})
 		}
 		if err := f.Err(); err != nil {
 			s.writeError(w, r, err)
@@ -205,31 +197,4 @@ func badTagType(t db.Optional[string], allowed string) error {
 		return input.Invalid("type", "type is required: "+allowed)
 	}
 	return input.Invalid("type", "type must be one of "+allowed)
-}
-
-// tagName reads a required tag or group name, trimmed.
-func tagName(f input.Errors, v db.Optional[string]) string {
-	v.Value = strings.TrimSpace(v.Value)
-	f.Required("name", v, true)
-	f.Text("name", v, maxTagName)
-	return v.Value
-}
-
-// groupColor reads a #RRGGBB colour, upper-cased; absent is the default.
-func groupColor(f input.Errors, v db.Optional[string], create bool) string {
-	if !v.Set && create {
-		return defaultGroupColor
-	}
-	if v.Null || !hexColor.MatchString(v.Value) {
-		f.Add("color", "color must be a hex colour #RRGGBB")
-	}
-	return strings.ToUpper(v.Value)
-}
-
-// sortOrder checks an optional sort order.
-func sortOrder(f input.Errors, field string, v db.Optional[int]) db.Optional[int] {
-	if v.Null || (v.Set && v.Value < 0) {
-		f.Add(field, field+" must be an integer of at least 0")
-	}
-	return v
 }
