@@ -78,3 +78,30 @@ func TestTradeListShowsTheAccount(t *testing.T) {
 		t.Errorf("row cells: P&L %q (%s), account %q; want 995.00 (num win), APEX-1", nodeText(cells[2]), attr(cells[2], "class"), nodeText(cells[3]))
 	}
 }
+
+// TestEquityCurveAxes: the dashboard's equity curve has an amount axis
+// (its lowest and highest equity, 0 among them) and a date axis (first and
+// last day), and each point tells its day and equity on hover (an SVG
+// title), as the statistics API reads them.
+func TestEquityCurveAxes(t *testing.T) {
+	e := newTradeEnv(t)
+	e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 2@5000", "sell 2@5010"))) // +995 on the 5th
+	e.create(t, strings.Replace(e.tradeBody("NQH6", "short", fills(2.5, "sell 1@21000", "buy 1@21025")),
+		"2026-02-05", "2026-02-06", 1)) // -505 on the 6th: 490
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	page := b.page(t, "/dashboard")
+	ticks := func(attrName string) []string {
+		return texts(find(page, func(n *html.Node) bool { return hasAttr(n, attrName) }))
+	}
+	if got := strings.Join(ticks("data-y-tick"), " "); got != "0.00 995.00" {
+		t.Errorf("amount axis: %q, want 0.00 995.00", got)
+	}
+	if got := strings.Join(ticks("data-x-tick"), " "); got != "2026-02-05 2026-02-06" {
+		t.Errorf("date axis: %q", got)
+	}
+	titles := texts(find(page, func(n *html.Node) bool { return n.Data == "title" && n.Parent != nil && n.Parent.Data == "circle" }))
+	if strings.Join(titles, "; ") != "2026-02-05: 995.00; 2026-02-06: 490.00" {
+		t.Errorf("the points' hover: %q", titles)
+	}
+}

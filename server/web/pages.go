@@ -69,15 +69,38 @@ func (s *Pages) handleDashboard(w http.ResponseWriter, r *http.Request, sess *db
 }
 
 // equityCurve is the equity as an SVG polyline in a Width × Height box,
-// Zero the y of 0.
+// inside a plot area that leaves room on the left for the amount axis and
+// below for the date axis; Zero is the y of 0. Each point carries its
+// date and equity for its hover title; the axes carry a few ticks.
 type equityCurve struct {
 	Width, Height, Zero float64
+	Left, Bottom        float64 // the plot area's left and bottom edges
 	Points              string
+	Dots                []equityDot
+	YTicks              []equityTick
+	XTicks              []equityTick
 	First, Last         float64
 }
 
+// equityDot is a point of the curve with what its hover shows.
+type equityDot struct {
+	X, Y   float64
+	Date   string
+	Equity float64
+}
+
+// equityTick is an axis's tick: where, and what it reads.
+type equityTick struct {
+	At    float64
+	Label string
+}
+
+// maxEquityDots bounds the hover points drawn: a long journal's curve
+// keeps one a step of its points.
+const maxEquityDots = 120
+
 func newEquityCurve(points []db.EquityPoint) equityCurve {
-	c := equityCurve{Width: 600, Height: 160}
+	c := equityCurve{Width: 600, Height: 200, Left: 64, Bottom: 176}
 	if len(points) == 0 {
 		return c
 	}
@@ -89,14 +112,36 @@ func newEquityCurve(points []db.EquityPoint) equityCurve {
 	if span == 0 {
 		span = 1
 	}
-	y := func(v float64) float64 { return c.Height - 4 - (v-lo)/span*(c.Height-8) }
+	top := 8.0
+	y := func(v float64) float64 { return c.Bottom - (v-lo)/span*(c.Bottom-top) }
+	x := func(i int) float64 { return c.Left + float64(i+1)/float64(len(points))*(c.Width-c.Left-8) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "0,%.1f", y(0))
+	fmt.Fprintf(&b, "%.1f,%.1f", c.Left, y(0))
+	step := max(1, len(points)/maxEquityDots)
 	for i, p := range points {
-		fmt.Fprintf(&b, " %.1f,%.1f", float64(i+1)/float64(len(points))*c.Width, y(p.Equity))
+		fmt.Fprintf(&b, " %.1f,%.1f", x(i), y(p.Equity))
+		if i%step == 0 || i == len(points)-1 {
+			c.Dots = append(c.Dots, equityDot{X: x(i), Y: y(p.Equity), Date: p.Date, Equity: p.Equity})
+		}
 	}
 	c.Points, c.Zero = b.String(), y(0)
 	c.First, c.Last = points[0].Equity, points[len(points)-1].Equity
+	ys := []float64{lo}
+	if lo < 0 && hi > 0 {
+		ys = append(ys, 0)
+	}
+	if hi != lo {
+		ys = append(ys, hi)
+	}
+	for _, v := range ys {
+		c.YTicks = append(c.YTicks, equityTick{At: y(v), Label: formatMoney(v)})
+	}
+	for _, i := range []int{0, len(points) / 2, len(points) - 1} {
+		if len(c.XTicks) > 0 && c.XTicks[len(c.XTicks)-1].Label == points[i].Date {
+			continue
+		}
+		c.XTicks = append(c.XTicks, equityTick{At: x(i), Label: points[i].Date})
+	}
 	return c
 }
 
