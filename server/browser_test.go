@@ -196,7 +196,7 @@ func TestBrowserPhoneWidth(t *testing.T) {
 	if err := chromedp.Run(ctx, signIn(t, e.testServer, hs.URL, "alice")); err != nil {
 		t.Fatal(err)
 	}
-	for _, page := range []string{"/dashboard", "/trades", "/import", "/accounts", "/payouts", "/library", "/documents"} {
+	for _, page := range []string{"/dashboard", "/trades", "/import", "/accounts", "/payouts", "/library", "/documents", "/settings", "/journal", "/tags", "/instruments", "/days/2026-02-05", "/accounts/new", "/trades/new"} {
 		var width int
 		err := chromedp.Run(ctx,
 			chromedp.Navigate(hs.URL+page),
