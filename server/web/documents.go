@@ -193,18 +193,11 @@ func (s *Pages) renderDocument(w http.ResponseWriter, r *http.Request, sess *db.
 // read; the path names the document. A refused file is said on the
 // document's page.
 func (s *Pages) handleDocumentReplace(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	id, err := input.PathID(r, "Document")
-	if err != nil {
-		s.errorPage(w, r, sess, err)
-		return
-	}
-	mr, release, err := s.uploadForm(w, r, sess)
-	if err != nil {
-		s.errorPage(w, r, sess, err)
+	id, form, release, err, ok := s.pathUpload(w, r, sess, "Document")
+	if !ok {
 		return
 	}
 	defer release()
-	form, err := s.docs.ReadForm(mr)
 	if err == nil {
 		form.SetField("replace", "true")
 		form.SetField("document_id", id)

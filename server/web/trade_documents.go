@@ -7,6 +7,7 @@ import (
 	"tradejournal/db"
 	"tradejournal/server/input"
 	"tradejournal/server/problem"
+	"tradejournal/server/upload"
 )
 
 // handleTradeDocumentPost attaches a file (a chart screenshot) to a trade:
@@ -15,18 +16,11 @@ import (
 // trade page's script posts the same form for a pasted or dropped image
 // and asks for the screenshots alone (X-Fragment: documents).
 func (s *Pages) handleTradeDocumentPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	id, err := input.PathID(r, "Trade")
-	if err != nil {
-		s.errorPage(w, r, sess, err)
-		return
-	}
-	mr, release, err := s.uploadForm(w, r, sess)
-	if err != nil {
-		s.errorPage(w, r, sess, err)
+	id, form, release, err, ok := s.pathUpload(w, r, sess, "Trade")
+	if !ok {
 		return
 	}
 	defer release()
-	form, err := s.docs.ReadForm(mr)
 	if err == nil {
 		if form.Field("trade_id") != id {
 			form.Discard()
@@ -67,4 +61,23 @@ func zone(name string) *time.Location {
 		return loc
 	}
 	return time.UTC
+}
+
+// pathUpload opens a page's file upload whose path names a record of
+// kind: the record's id, its form as read (err says why it did not read)
+// and the release of its upload slot, for the caller to defer. When the
+// path or the upload's opening fails, the error page is the answer and ok
+// is false.
+func (s *Pages) pathUpload(w http.ResponseWriter, r *http.Request, sess *db.Session, kind string) (id string, form *upload.Form, release func(), err error, ok bool) {
+	if id, err = input.PathID(r, kind); err != nil {
+		s.errorPage(w, r, sess, err)
+		return "", nil, nil, nil, false
+	}
+	mr, release, err := s.uploadForm(w, r, sess)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return "", nil, nil, nil, false
+	}
+	form, err = s.docs.ReadForm(mr)
+	return id, form, release, err, true
 }
