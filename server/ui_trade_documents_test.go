@@ -1,11 +1,17 @@
 package server_test
 
 import (
+	"net/url"
+
+	"golang.org/x/net/html"
+
 	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"tradejournal/db"
 
 	"github.com/chromedp/chromedp"
 )
@@ -91,5 +97,31 @@ func TestBrowserPasteScreenshot(t *testing.T) {
 	ids, docs := tradeDocs(t, must200(t, e.testServer, "/api/v1/trades/"+tr.ID, e.key))
 	if len(ids) != 1 || docs[0].FileName != "clip.png" || !strings.HasSuffix(src, "&w=320") {
 		t.Errorf("after the paste the API reads %v %+v; the page's thumbnail %s", ids, docs, src)
+	}
+}
+
+// TestNewTagFromTheTradePage: the trade page's tag box leads to the tags
+// page, whose new tag comes back to the trade ticked, for the review's
+// save to put on it.
+func TestNewTagFromTheTradePage(t *testing.T) {
+	e := newTradeEnv(t)
+	tr, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 2@5000", "sell 2@5010")))
+	group := decode[struct{ TagGroup db.TagGroup }](t, must201(t, e.testServer, "/api/v1/tags", e.key, `{"type": "tag_group", "name": "Setup"}`)).TagGroup
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	link := find(b.page(t, "/trades/"+tr.ID), byAttr("id", "new-tag"))
+	if len(link) != 1 || attr(link[0], "href") != "/tags?return_to=/trades/"+tr.ID {
+		t.Fatalf("the tag box's link: %v", link)
+	}
+	w := b.send(t, "POST", "/tags", url.Values{"csrf": {csrfOf(t, b, "/tags")}, "name": {"A+"}, "tag_group_id": {group.ID},
+		"return_to": {"/trades/" + tr.ID}}, "")
+	back := w.Header().Get("Location")
+	if w.Code != http.StatusSeeOther || !strings.HasPrefix(back, "/trades/"+tr.ID+"?new_tag=") {
+		t.Fatalf("the new tag: %d to %q", w.Code, back)
+	}
+	page := b.page(t, back)
+	box := find(page, func(n *html.Node) bool { return attr(n, "name") == "tag_ids" && hasAttr(n, "checked") })
+	if len(box) != 1 || attr(box[0], "value") != strings.TrimPrefix(back, "/trades/"+tr.ID+"?new_tag=") {
+		t.Errorf("the new tag is not ticked on the trade page: %v", box)
 	}
 }

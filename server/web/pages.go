@@ -311,6 +311,11 @@ func (s *Pages) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Ses
 	if typed != nil {
 		p.keepTyped(typed)
 	}
+	// A tag just made from this page's tag box comes back ticked, for the
+	// review's save to put on the trade.
+	if tag := r.URL.Query().Get("new_tag"); tag != "" && typed == nil {
+		p.TagSet[strings.ToLower(tag)] = true
+	}
 	if sess.Can("documents:read") {
 		p.Documents = s.pageLinks(s.docs.PresentTrade(t.Documents))
 		p.CanAttach = sess.Can("documents:write")
