@@ -30,7 +30,7 @@ func TestUploadAndDownload(t *testing.T) {
 		{"certificate.png", "certificate.png", "image/png", `inline; filename=certificate.png`},
 		{"pixel.webp", "pixel.webp", "image/webp", `inline; filename=pixel.webp`},
 		// The client's name and Content-Type say nothing of the type.
-		{"payout.pdf", "payout.jpg", "application/pdf", `attachment; filename=payout.jpg`},
+		{"payout.pdf", "payout.jpg", "application/pdf", `attachment; filename=payout.jpg.pdf`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -186,7 +186,10 @@ func TestUploadFileNames(t *testing.T) {
 		{`form-data; name="file"; filename="C:\\Users\\me\\fee.pdf"`, "fee.pdf", `attachment; filename=fee.pdf`},
 		{`form-data; name="file"; filename*=UTF-8''Auszahlung%20M%C3%A4rz.pdf`, "Auszahlung März.pdf",
 			`attachment; filename*=utf-8''Auszahlung%20M%C3%A4rz.pdf`},
-		{`form-data; name="file"; filename*=UTF-8''bell%07%E2%80%AEfdp.exe`, "bellfdp.exe", `attachment; filename=bellfdp.exe`},
+		// Stored as given, cleaned; served with its sniffed type's extension.
+		{`form-data; name="file"; filename*=UTF-8''bell%07%E2%80%AEfdp.exe`, "bellfdp.exe", `attachment; filename=bellfdp.exe.pdf`},
+		{`form-data; name="file"; filename="x.pdf.html"`, "x.pdf.html", `attachment; filename=x.pdf.html.pdf`},
+		{`form-data; name="file"; filename="SCAN.PDF"`, "SCAN.PDF", `attachment; filename=SCAN.PDF`},
 		{`form-data; name="file"; filename="` + strings.Repeat("a", 300) + `.pdf"`, strings.Repeat("a", 251) + ".pdf", ""},
 		{`form-data; name="file"; filename*=UTF-8''` + é + `.pdf`, strings.Repeat("é", 125) + ".pdf", ""},
 		{`form-data; name="file"; filename="quote\".pdf"`, `quote".pdf`, `attachment; filename="quote\".pdf"`},

@@ -109,12 +109,20 @@ func linkError(err error) error {
 
 // contentDisposition shows images in the browser and downloads PDFs, under
 // the stored name, encoded as RFC 2231 (filename*) when it is not ASCII.
+//
+// The name ends with the extension of the type the content was sniffed as
+// (DESIGN §13): a PDF uploaded as x.pdf.html downloads as x.pdf.html.pdf,
+// never as a name a desktop would open as something else.
 func contentDisposition(d db.Document) string {
 	kind := "attachment"
 	if strings.HasPrefix(d.MIMEType, "image/") {
 		kind = "inline"
 	}
-	if v := mime.FormatMediaType(kind, map[string]string{"filename": d.FileName}); v != "" {
+	name := d.FileName
+	if ext := upload.Extension(d.MIMEType); ext != "" && !upload.HasExtension(name, d.MIMEType) {
+		name += ext
+	}
+	if v := mime.FormatMediaType(kind, map[string]string{"filename": name}); v != "" {
 		return v
 	}
 	return kind

@@ -41,6 +41,17 @@ var uploadExtensions = map[string]string{
 
 var uploadTypes = slices.Sorted(maps.Keys(uploadExtensions))
 
+// Extension is the file extension of an upload's type (".pdf"), "" for a
+// type uploads do not take.
+func Extension(mimeType string) string { return uploadExtensions[mimeType] }
+
+// HasExtension reports whether a file name ends with an extension of the
+// type, in any case (a JPEG's .jpg or .jpeg).
+func HasExtension(name, mimeType string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	return ext == uploadExtensions[mimeType] || mimeType == "image/jpeg" && ext == ".jpeg"
+}
+
 // uploadFields are the form's text fields; other parts are ignored.
 var uploadFields = []string{"document_name", "category", "account_number", "replace", "document_id", "trade_id"}
 
