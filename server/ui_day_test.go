@@ -63,3 +63,20 @@ func TestDayPage(t *testing.T) {
 		}
 	}
 }
+
+// TestDayPageMarkdown: a write-up shows as CommonMark on the day page, its
+// <script> and javascript: link inert.
+func TestDayPageMarkdown(t *testing.T) {
+	e := newTradeEnv(t)
+	tr, _ := e.create(t, e.tradeBody("ESH6", "long", fills(2.5, "buy 2@5000", "sell 2@5010")))
+	must201(t, e.testServer, "/api/v1/write-ups", e.key, `{"trade_id": "`+tr.ID+`", "title": "Lesson",
+		"content_markdown": "**Patience** paid.\n\n<script>alert('x')</script>\n\n[more](javascript:alert(1))"}`)
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	w := b.send(t, "GET", "/days/2026-02-05", nil, "")
+	body := w.Body.String()
+	if w.Code != 200 || !strings.Contains(body, "<strong>Patience</strong> paid.") || strings.Contains(body, "<script>alert") ||
+		!strings.Contains(body, "&lt;script&gt;alert") || strings.Contains(body, "javascript:") {
+		t.Errorf("the write-up on the day page: %d\n%s", w.Code, body)
+	}
+}

@@ -136,6 +136,8 @@ var templates = func() map[string]*template.Template {
 		// decimal, as every percentage on the pages.
 		"pct":  func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + "%" },
 		"when": formatWhen,
+		// markdown shows a Markdown field as CommonMark, made safe.
+		"markdown": renderMarkdown,
 		"numberPtr": func(v *float64) string {
 			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) })
 		},
