@@ -139,20 +139,27 @@ type documentPage struct {
 
 // LinkedTo says what the document is linked to: "2 trades, 1 payout".
 func (p documentPage) LinkedTo() string {
-	var out []string
-	for _, c := range []struct {
-		n         int
-		one, many string
-	}{{p.Links.Trades, "trade", "trades"}, {p.Links.ChartBooks, "chart book", "chart books"},
-		{p.Links.Payouts, "payout", "payouts"}, {p.Links.Expenses, "expense", "expenses"}} {
-		if c.n > 0 {
-			out = append(out, count(c.n, c.one, c.many))
-		}
-	}
+	out := linkCounts(p.Links)
 	if len(out) == 0 {
 		return "Nothing"
 	}
 	return strings.Join(out, ", ")
+}
+
+// linkCounts are a document's links of each kind it has, counted: "2
+// trades", "1 payout"; its page and its delete's confirm step word them.
+func linkCounts(n db.DocumentLinks) []string {
+	var out []string
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{{n.Trades, "trade", "trades"}, {n.ChartBooks, "chart book", "chart books"},
+		{n.Payouts, "payout", "payouts"}, {n.Expenses, "expense", "expenses"}} {
+		if c.n > 0 {
+			out = append(out, count(c.n, c.one, c.many))
+		}
+	}
+	return out
 }
 
 // handleDocumentPage shows one document.
@@ -223,14 +230,9 @@ func (s *Pages) describeDocumentDelete(ctx context.Context, userID, id string) (
 	if err != nil {
 		return "", nil, err
 	}
-	var out []string
-	for _, c := range []struct {
-		n         int
-		one, many string
-	}{{n.Trades, "trade", "trades"}, {n.ChartBooks, "chart book", "chart books"}, {n.Payouts, "payout", "payouts"}, {n.Expenses, "expense", "expenses"}} {
-		if c.n > 0 {
-			out = append(out, "unlinks it from "+count(c.n, c.one, c.many)+" (they stay)")
-		}
+	out := linkCounts(n)
+	for i, c := range out {
+		out[i] = "unlinks it from " + c + " (they stay)"
 	}
 	return "the document " + strconv.Quote(d.DocumentName) + " (" + d.FileName + ")", out, nil
 }
