@@ -21,24 +21,31 @@ type PlaybookDependents struct {
 	Strategies, Trades, TradingPlans, ChartBooks, Checks, TagLinks int
 }
 
-// PlaybookDependents counts what deleting one of the user's playbooks
-// unlinks, by the query DeletePlaybook's warnings count with.
-func (db *DB) PlaybookDependents(ctx context.Context, userID, id string) (PlaybookDependents, error) {
+// playbookDependentsQuery counts a playbook's dependents, of the user's
+// playbook only: what DeletePlaybook's warnings count.
+const playbookDependentsQuery = `SELECT
+	(SELECT count(*) FROM playbook_strategies WHERE playbook_id = p.id),
+	(SELECT count(*) FROM trades WHERE playbook_id = p.id),
+	(SELECT count(*) FROM trading_plans WHERE playbook_id = p.id),
+	(SELECT count(*) FROM chart_books WHERE playbook_id = p.id),
+	(SELECT count(*) FROM trade_criteria_checks k JOIN playbook_criteria c ON c.id = k.criterion_id
+	 WHERE c.playbook_id = p.id),
+	(SELECT count(*) FROM playbook_tags WHERE playbook_id = p.id)
+	FROM playbooks p WHERE p.user_id = ? AND p.id = ?`
+
+func scanPlaybookDependents(row *sql.Row) (PlaybookDependents, error) {
 	var n PlaybookDependents
-	err := db.read.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM playbook_strategies WHERE playbook_id = p.id),
-		(SELECT count(*) FROM trades WHERE playbook_id = p.id),
-		(SELECT count(*) FROM trading_plans WHERE playbook_id = p.id),
-		(SELECT count(*) FROM chart_books WHERE playbook_id = p.id),
-		(SELECT count(*) FROM trade_criteria_checks k JOIN playbook_criteria c ON c.id = k.criterion_id
-		 WHERE c.playbook_id = p.id),
-		(SELECT count(*) FROM playbook_tags WHERE playbook_id = p.id)
-		FROM playbooks p WHERE p.user_id = ? AND p.id = ?`, userID, id).
-		Scan(&n.Strategies, &n.Trades, &n.TradingPlans, &n.ChartBooks, &n.Checks, &n.TagLinks)
+	err := row.Scan(&n.Strategies, &n.Trades, &n.TradingPlans, &n.ChartBooks, &n.Checks, &n.TagLinks)
 	if errors.Is(err, sql.ErrNoRows) {
 		return n, notFound("Playbook")
 	}
 	return n, err
+}
+
+// PlaybookDependents counts what deleting one of the user's playbooks
+// unlinks, by the query DeletePlaybook's warnings count with.
+func (db *DB) PlaybookDependents(ctx context.Context, userID, id string) (PlaybookDependents, error) {
+	return scanPlaybookDependents(db.read.QueryRowContext(ctx, playbookDependentsQuery, userID, id))
 }
 
 // StrategyDependents counts what DeleteStrategy unlinks: the playbooks
@@ -47,19 +54,27 @@ type StrategyDependents struct {
 	Playbooks, Trades, TagLinks int
 }
 
-// StrategyDependents counts what deleting one of the user's strategies
-// unlinks, by the query DeleteStrategy's warnings count with.
-func (db *DB) StrategyDependents(ctx context.Context, userID, id string) (StrategyDependents, error) {
+// strategyDependentsQuery counts a strategy's dependents, of the user's
+// strategy only: what DeleteStrategy's warnings count.
+const strategyDependentsQuery = `SELECT
+	(SELECT count(*) FROM playbook_strategies WHERE strategy_id = s.id),
+	(SELECT count(*) FROM trade_strategies WHERE strategy_id = s.id),
+	(SELECT count(*) FROM strategy_tags WHERE strategy_id = s.id)
+	FROM strategies s WHERE s.user_id = ? AND s.id = ?`
+
+func scanStrategyDependents(row *sql.Row) (StrategyDependents, error) {
 	var n StrategyDependents
-	err := db.read.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM playbook_strategies WHERE strategy_id = s.id),
-		(SELECT count(*) FROM trade_strategies WHERE strategy_id = s.id),
-		(SELECT count(*) FROM strategy_tags WHERE strategy_id = s.id)
-		FROM strategies s WHERE s.user_id = ? AND s.id = ?`, userID, id).Scan(&n.Playbooks, &n.Trades, &n.TagLinks)
+	err := row.Scan(&n.Playbooks, &n.Trades, &n.TagLinks)
 	if errors.Is(err, sql.ErrNoRows) {
 		return n, notFound("Strategy")
 	}
 	return n, err
+}
+
+// StrategyDependents counts what deleting one of the user's strategies
+// unlinks, by the query DeleteStrategy's warnings count with.
+func (db *DB) StrategyDependents(ctx context.Context, userID, id string) (StrategyDependents, error) {
+	return scanStrategyDependents(db.read.QueryRowContext(ctx, strategyDependentsQuery, userID, id))
 }
 
 // TagUses counts the records a tag (or a group's tags) is on, by kind:

@@ -168,21 +168,7 @@ func (db *DB) setPlaybookParts(ctx context.Context, tx txn, userID, id string, i
 // criteria. The warnings count each of these.
 func (db *DB) DeletePlaybook(ctx context.Context, userID, id string) (Deleted, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
-		var err error
-		var strategies, trades, plans, chartBooks, checks, tagLinks int
-		err = tx.QueryRowContext(ctx, `SELECT
-			(SELECT count(*) FROM playbook_strategies WHERE playbook_id = p.id),
-			(SELECT count(*) FROM trades WHERE playbook_id = p.id),
-			(SELECT count(*) FROM trading_plans WHERE playbook_id = p.id),
-			(SELECT count(*) FROM chart_books WHERE playbook_id = p.id),
-			(SELECT count(*) FROM trade_criteria_checks k JOIN playbook_criteria c ON c.id = k.criterion_id
-			 WHERE c.playbook_id = p.id),
-			(SELECT count(*) FROM playbook_tags WHERE playbook_id = p.id)
-			FROM playbooks p WHERE p.user_id = ? AND p.id = ?`, userID, id).
-			Scan(&strategies, &trades, &plans, &chartBooks, &checks, &tagLinks)
-		if errors.Is(err, sql.ErrNoRows) {
-			return Deleted{}, notFound("Playbook")
-		}
+		n, err := scanPlaybookDependents(tx.QueryRowContext(ctx, playbookDependentsQuery, userID, id))
 		if err != nil {
 			return Deleted{}, err
 		}
@@ -194,12 +180,12 @@ func (db *DB) DeletePlaybook(ctx context.Context, userID, id string) (Deleted, e
 			n                   int
 			prefix, one, plural string
 		}{
-			{strategies, "Unlinked ", "strategy", "strategies"},
-			{trades, "Cleared the playbook of ", "trade", "trades"},
-			{plans, "Cleared the playbook of ", "trading plan", "trading plans"},
-			{chartBooks, "Cleared the playbook of ", "chart book", "chart books"},
-			{checks, "Removed ", "criteria checklist entry", "criteria checklist entries"},
-			{tagLinks, "Removed ", "tag association", "tag associations"},
+			{n.Strategies, "Unlinked ", "strategy", "strategies"},
+			{n.Trades, "Cleared the playbook of ", "trade", "trades"},
+			{n.TradingPlans, "Cleared the playbook of ", "trading plan", "trading plans"},
+			{n.ChartBooks, "Cleared the playbook of ", "chart book", "chart books"},
+			{n.Checks, "Removed ", "criteria checklist entry", "criteria checklist entries"},
+			{n.TagLinks, "Removed ", "tag association", "tag associations"},
 		} {
 			if w.n == 1 {
 				d.Warnings = append(d.Warnings, w.prefix+"1 "+w.one)

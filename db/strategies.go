@@ -163,16 +163,7 @@ func (db *DB) UpdateStrategy(ctx context.Context, userID, id string, in Strategy
 // their snapshot of the rule and lose only the reference.
 func (db *DB) DeleteStrategy(ctx context.Context, userID, id string) (Deleted, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Deleted, error) {
-		var err error
-		var playbooks, trades, tagLinks int
-		err = tx.QueryRowContext(ctx, `SELECT
-			(SELECT count(*) FROM playbook_strategies WHERE strategy_id = s.id),
-			(SELECT count(*) FROM trade_strategies WHERE strategy_id = s.id),
-			(SELECT count(*) FROM strategy_tags WHERE strategy_id = s.id)
-			FROM strategies s WHERE s.user_id = ? AND s.id = ?`, userID, id).Scan(&playbooks, &trades, &tagLinks)
-		if errors.Is(err, sql.ErrNoRows) {
-			return Deleted{}, notFound("Strategy")
-		}
+		n, err := scanStrategyDependents(tx.QueryRowContext(ctx, strategyDependentsQuery, userID, id))
 		if err != nil {
 			return Deleted{}, err
 		}
@@ -181,9 +172,9 @@ func (db *DB) DeleteStrategy(ctx context.Context, userID, id string) (Deleted, e
 			return Deleted{}, err
 		}
 		d := Deleted{ID: id, Warnings: []string{}}
-		d.note("Removed from", playbooks, "playbook")
-		d.note("Removed from", trades, "trade")
-		d.note("Removed", tagLinks, "tag association")
+		d.note("Removed from", n.Playbooks, "playbook")
+		d.note("Removed from", n.Trades, "trade")
+		d.note("Removed", n.TagLinks, "tag association")
 		return d, nil
 	})
 }
