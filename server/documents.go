@@ -87,13 +87,7 @@ func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, p 
 		s.writeError(w, r, err)
 		return
 	}
-	f := input.Errors{}
-	upd.DocumentName.Value = strings.TrimSpace(upd.DocumentName.Value)
-	f.Required("document_name", upd.DocumentName, false)
-	f.Text("document_name", upd.DocumentName, upload.MaxDocumentName)
-	f.Required("category", upd.Category, false)
-	f.OneOf("category", upd.Category, db.DocumentCategories)
-	if err := f.Err(); err != nil {
+	if err := input.DocumentUpdate(&upd, false); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

@@ -93,8 +93,8 @@ func IDList(f Errors, field string, v *db.Optional[[]string]) {
 	LowerIDs(v)
 }
 
-// MaxDocumentName bounds a document's name, in characters, as uploads
-// take it (upload.MaxDocumentName).
+// MaxDocumentName bounds a document's name, in characters, on upload and
+// on update.
 const MaxDocumentName = 200
 
 // DocumentUpdate checks a document's new name and category, the fields

@@ -26,11 +26,10 @@ import (
 
 // Upload limits.
 const (
-	maxUpload       = 25 << 20 // SPEC's 25MB: 26,214,400 bytes
-	maxFormField    = 4 << 10  // each text field of the form
-	maxUploadBody   = maxUpload + 1<<20
-	maxFileName     = 255 // bytes
-	MaxDocumentName = 200 // characters, of a document_name
+	maxUpload     = 25 << 20 // SPEC's 25MB: 26,214,400 bytes
+	maxFormField  = 4 << 10  // each text field of the form
+	maxUploadBody = maxUpload + 1<<20
+	maxFileName   = 255 // bytes
 )
 
 // uploadExtensions are the allowed types of upload, with the extension a
@@ -273,7 +272,7 @@ func validateUpload(form *Form) (db.DocumentUpload, string, error) {
 		Category:      fields["category"],
 		TradeID:       tradeID,
 	}
-	f.Text("document_name", db.Some(in.DocumentName), MaxDocumentName)
+	f.Text("document_name", db.Some(in.DocumentName), input.MaxDocumentName)
 	f.Text("account_number", db.Some(in.AccountNumber), 128)
 	if in.Category != "" {
 		f.OneOf("category", db.Some(in.Category), db.DocumentCategories)
