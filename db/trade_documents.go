@@ -29,20 +29,32 @@ var tradeDocuments = orderedLinks{table: "trade_documents", owner: "trade_id", t
 
 // loadTradeDocuments reads a trade's documents in their order.
 func loadTradeDocuments(ctx context.Context, q querier, tradeID string) ([]TradeDocument, error) {
-	rows, err := q.QueryContext(ctx, `SELECT d.id, d.document_name, d.file_name, d.mime_type, d.blob_hash
+	docs, err := queryTradeDocuments(ctx, q, []string{tradeID}, `x.trade_id = ?`, tradeID)
+	return docs[tradeID], err
+}
+
+// queryTradeDocuments reads, in one query, the documents of the trades
+// ids whose links match where, in their order, keyed by trade. Every
+// trade of ids gets a non-nil slice.
+func queryTradeDocuments(ctx context.Context, q querier, ids []string, where string, args ...any) (map[string][]TradeDocument, error) {
+	out := make(map[string][]TradeDocument, len(ids))
+	for _, id := range ids {
+		out[id] = []TradeDocument{}
+	}
+	rows, err := q.QueryContext(ctx, `SELECT x.trade_id, d.id, d.document_name, d.file_name, d.mime_type, d.blob_hash
 		FROM trade_documents x JOIN documents d ON d.id = x.document_id
-		WHERE x.trade_id = ? ORDER BY x.position`, tradeID)
+		WHERE `+where+` ORDER BY x.trade_id, x.position`, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []TradeDocument{}
 	for rows.Next() {
+		var trade string
 		var d TradeDocument
-		if err := rows.Scan(&d.ID, &d.DocumentName, &d.FileName, &d.MIMEType, &d.BlobHash); err != nil {
+		if err := rows.Scan(&trade, &d.ID, &d.DocumentName, &d.FileName, &d.MIMEType, &d.BlobHash); err != nil {
 			return nil, err
 		}
-		out = append(out, d)
+		out[trade] = append(out[trade], d)
 	}
 	return out, rows.Err()
 }
@@ -50,12 +62,19 @@ func loadTradeDocuments(ctx context.Context, q querier, tradeID string) ([]Trade
 // TradeDocuments reads the documents of one of the user's trades, in
 // their order: a trade not the user's has none. It only reads.
 func (db *DB) TradeDocuments(ctx context.Context, userID, tradeID string) ([]TradeDocument, error) {
-	var mine bool
-	err := db.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM trades WHERE user_id = ? AND id = ?)`, userID, tradeID).Scan(&mine)
-	if err != nil || !mine {
+	docs, err := db.TradesDocuments(ctx, userID, []string{tradeID})
+	if err != nil {
 		return []TradeDocument{}, err
 	}
-	return loadTradeDocuments(ctx, db.read, tradeID)
+	return docs[tradeID], nil
+}
+
+// TradesDocuments reads, in one query, the documents of many of the
+// user's trades, in their order, keyed by trade id: a trade not the
+// user's has none. It only reads.
+func (db *DB) TradesDocuments(ctx context.Context, userID string, tradeIDs []string) (map[string][]TradeDocument, error) {
+	return queryTradeDocuments(ctx, db.read, tradeIDs, `x.trade_id IN (SELECT value FROM json_each(?))
+		AND x.trade_id IN (SELECT id FROM trades WHERE user_id = ?)`, jsonList(tradeIDs), userID)
 }
 
 // tradeAccount is the account of one of the user's trades, which an upload

@@ -59,16 +59,21 @@ func (s *Pages) handleDayPage(w http.ResponseWriter, r *http.Request, sess *db.S
 		return
 	}
 	if sess.Can("documents:read") {
+		var ids []string
 		for _, t := range d.Trades {
-			if t.DocumentCount == 0 {
-				continue
+			if t.DocumentCount > 0 {
+				ids = append(ids, t.ID)
 			}
-			docs, err := s.db.TradeDocuments(ctx, sess.UserID, t.ID)
+		}
+		if len(ids) > 0 {
+			docs, err := s.db.TradesDocuments(ctx, sess.UserID, ids)
 			if err != nil {
 				s.errorPage(w, r, sess, err)
 				return
 			}
-			p.Shots[t.ID] = s.pageLinks(s.docs.PresentTrade(docs))
+			for _, id := range ids {
+				p.Shots[id] = s.pageLinks(s.docs.PresentTrade(docs[id]))
+			}
 		}
 	}
 	day, _ := time.Parse(db.DateLayout, date)
