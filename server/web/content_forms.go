@@ -28,14 +28,10 @@ func (s *Pages) contentRoutes() []Route {
 		{Pattern: "GET /journal/write-ups", Handler: s.page("content:read", s.journalKind(s.writeUpSection))},
 		{Pattern: "GET /journal/chart-books", Handler: s.page("content:read", s.journalKind(s.chartBookSection))},
 	}
-	routes = append(routes, s.reportCardPages().routes(s, "content:write", "/api/v1/report-cards", true,
-		contentDescriber(reportCards, describeReportCard), contentDelete(reportCards))...)
-	routes = append(routes, s.planPages().routes(s, "content:write", "/api/v1/trading-plans", true,
-		contentDescriber(plans, describePlan), contentDelete(plans))...)
-	routes = append(routes, s.writeUpPages().routes(s, "content:write", "/api/v1/write-ups", true,
-		contentDescriber(writeUps, describeWriteUp), contentDelete(writeUps))...)
-	routes = append(routes, s.chartBookPages().routes(s, "content:write", "/api/v1/chart-books", true,
-		contentDescriber(books, describeChartBook), contentDelete(books))...)
+	routes = append(routes, contentKindRoutes(s, s.reportCardPages(), reportCards, "/api/v1/report-cards", describeReportCard)...)
+	routes = append(routes, contentKindRoutes(s, s.planPages(), plans, "/api/v1/trading-plans", describePlan)...)
+	routes = append(routes, contentKindRoutes(s, s.writeUpPages(), writeUps, "/api/v1/write-ups", describeWriteUp)...)
+	routes = append(routes, contentKindRoutes(s, s.chartBookPages(), books, "/api/v1/chart-books", describeChartBook)...)
 	routes = append(routes, s.payoutFormRoutes()...)
 	return append(routes, s.documentFormRoutes()...)
 }
@@ -86,6 +82,13 @@ func (lp livePages[In, T]) routes(s *Pages, scope, api string, create bool,
 		Route{Pattern: "POST " + p + "/{id}/delete", Handler: s.page(scope, s.deletePost(lp.kind, p, del)), API: "DELETE " + api + "/{id}"})
 }
 
+// contentKindRoutes are a content kind's form pages (new, edit, delete)
+// under content:write, each post naming the API write under api it makes.
+func contentKindRoutes[In, T any](s *Pages, lp livePages[In, T], store db.Content[T, In], api string,
+	describe func(T) (string, []string)) []Route {
+	return lp.routes(s, "content:write", api, true, contentDescriber(store, describe), deleteOnly(store.Delete))
+}
+
 // contentDescriber names what deleting a record of a content kind takes
 // with it: describe reads it from the record itself, whose tags and
 // documents are the links the store's Delete removes and counts.
@@ -100,10 +103,12 @@ func contentDescriber[T, In any](store db.Content[T, In], describe func(T) (stri
 	}
 }
 
-// contentDelete deletes a record of a content kind, as the API's DELETE.
-func contentDelete[T, In any](store db.Content[T, In]) func(ctx context.Context, userID, id string) error {
+// deleteOnly is a store's delete, as the API's DELETE makes it, for a
+// page's delete step: what it reports back (its warnings) is the API's to
+// show, the confirm step having said it before.
+func deleteOnly[R any](del func(ctx context.Context, userID, id string) (R, error)) func(ctx context.Context, userID, id string) error {
 	return func(ctx context.Context, userID, id string) error {
-		_, err := store.Delete(ctx, userID, id)
+		_, err := del(ctx, userID, id)
 		return err
 	}
 }

@@ -209,16 +209,9 @@ func problemText(e *problem.Problem) string {
 // GET /expenses is the payouts page, where expenses are listed, so that
 // an expense's pages go back to it as a payout's do.
 func (s *Pages) payoutFormRoutes() []Route {
-	routes := s.payoutPages().routes(s, "accounts:write", "/api/v1/payouts", false, s.describePayoutDelete,
-		func(ctx context.Context, userID, id string) error {
-			_, err := s.db.DeletePayout(ctx, userID, id)
-			return err
-		})
+	routes := s.payoutPages().routes(s, "accounts:write", "/api/v1/payouts", false, s.describePayoutDelete, deleteOnly(s.db.DeletePayout))
 	routes = append(routes, s.expensePages().routes(s, "accounts:write", "/api/v1/expenses", false, s.describeExpenseDelete,
-		func(ctx context.Context, userID, id string) error {
-			_, err := s.db.DeleteExpense(ctx, userID, id)
-			return err
-		})...)
+		deleteOnly(s.db.DeleteExpense))...)
 	return append(routes, Route{Pattern: "GET /expenses", Handler: s.page("accounts:read", func(w http.ResponseWriter, r *http.Request, _ *db.Session) {
 		target := "/payouts"
 		if r.URL.RawQuery != "" {
