@@ -10,25 +10,10 @@ import (
 )
 
 // The four kinds of content (write-ups, trading plans, chart books, report
-// cards) differ only in their fields: each kind's check is server/input's,
-// and the route table builds its five handlers from the shared builders
-// (crud.go) over the kind's db.Content store.
-
-// contentDecoder reads a content body (jsonBody) and checks it with the
-// kind's check, which normalises it in place; create says whether
-// required fields must be present.
-func contentDecoder[In any](validate func(in *In, create bool) error) decodeFunc[In] {
-	return jsonBody(validate)
-}
-
-// The kinds' checks are server/input's, which the journal pages' forms
-// call too.
-var (
-	validateWriteUp     = input.WriteUp
-	validateTradingPlan = input.TradingPlan
-	validateChartBook   = input.ChartBook
-	validateReportCard  = input.ReportCard
-)
+// cards) differ only in their fields: each kind's check is server/input's
+// (the journal pages' forms call it too), read through jsonBody, and the
+// route table builds its five handlers from the shared builders (crud.go)
+// over the kind's db.Content store.
 
 // contentList answers a kind's list, filtered by its references and dates
 // (read in the caller's timezone).

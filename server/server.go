@@ -209,26 +209,26 @@ func (s *Server) routes() []route {
 
 		{"GET /api/v1/write-ups", "content:read", false, contentList(s, writeUps)},
 		{"GET /api/v1/write-ups/{id}", "content:read", false, getHandler(s, writeUps.Kind(), writeUps.Get)},
-		{"POST /api/v1/write-ups", "content:write", false, createHandler(s, contentDecoder(validateWriteUp), writeUps.Create)},
-		{"PUT /api/v1/write-ups/{id}", "content:write", false, updateHandler(s, writeUps.Kind(), contentDecoder(validateWriteUp), writeUps.Update)},
+		{"POST /api/v1/write-ups", "content:write", false, createHandler(s, jsonBody(input.WriteUp), writeUps.Create)},
+		{"PUT /api/v1/write-ups/{id}", "content:write", false, updateHandler(s, writeUps.Kind(), jsonBody(input.WriteUp), writeUps.Update)},
 		{"DELETE /api/v1/write-ups/{id}", "content:write", false, deleteHandler(s, writeUps.Kind(), writeUps.Delete)},
 
 		{"GET /api/v1/trading-plans", "content:read", false, contentList(s, plans)},
 		{"GET /api/v1/trading-plans/{id}", "content:read", false, getHandler(s, plans.Kind(), plans.Get)},
-		{"POST /api/v1/trading-plans", "content:write", false, createHandler(s, contentDecoder(validateTradingPlan), plans.Create)},
-		{"PUT /api/v1/trading-plans/{id}", "content:write", false, updateHandler(s, plans.Kind(), contentDecoder(validateTradingPlan), plans.Update)},
+		{"POST /api/v1/trading-plans", "content:write", false, createHandler(s, jsonBody(input.TradingPlan), plans.Create)},
+		{"PUT /api/v1/trading-plans/{id}", "content:write", false, updateHandler(s, plans.Kind(), jsonBody(input.TradingPlan), plans.Update)},
 		{"DELETE /api/v1/trading-plans/{id}", "content:write", false, deleteHandler(s, plans.Kind(), plans.Delete)},
 
 		{"GET /api/v1/chart-books", "content:read", false, contentList(s, chartBooks)},
 		{"GET /api/v1/chart-books/{id}", "content:read", false, getHandler(s, chartBooks.Kind(), chartBooks.Get)},
-		{"POST /api/v1/chart-books", "content:write", false, createHandler(s, contentDecoder(validateChartBook), chartBooks.Create)},
-		{"PUT /api/v1/chart-books/{id}", "content:write", false, updateHandler(s, chartBooks.Kind(), contentDecoder(validateChartBook), chartBooks.Update)},
+		{"POST /api/v1/chart-books", "content:write", false, createHandler(s, jsonBody(input.ChartBook), chartBooks.Create)},
+		{"PUT /api/v1/chart-books/{id}", "content:write", false, updateHandler(s, chartBooks.Kind(), jsonBody(input.ChartBook), chartBooks.Update)},
 		{"DELETE /api/v1/chart-books/{id}", "content:write", false, deleteHandler(s, chartBooks.Kind(), chartBooks.Delete)},
 
 		{"GET /api/v1/report-cards", "content:read", false, contentList(s, reportCards)},
 		{"GET /api/v1/report-cards/{id}", "content:read", false, getHandler(s, reportCards.Kind(), reportCards.Get)},
-		{"POST /api/v1/report-cards", "content:write", false, createHandler(s, contentDecoder(validateReportCard), reportCards.Create)},
-		{"PUT /api/v1/report-cards/{id}", "content:write", false, updateHandler(s, reportCards.Kind(), contentDecoder(validateReportCard), reportCards.Update)},
+		{"POST /api/v1/report-cards", "content:write", false, createHandler(s, jsonBody(input.ReportCard), reportCards.Create)},
+		{"PUT /api/v1/report-cards/{id}", "content:write", false, updateHandler(s, reportCards.Kind(), jsonBody(input.ReportCard), reportCards.Update)},
 		{"DELETE /api/v1/report-cards/{id}", "content:write", false, deleteHandler(s, reportCards.Kind(), reportCards.Delete)},
 	}
 }
