@@ -5,17 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"strings"
-	"unicode/utf8"
 
 	"tradejournal/db"
 	"tradejournal/server/input"
-)
-
-// Bounds of a playbook's criteria, per kind.
-const (
-	maxCriteria     = 100
-	maxCriterionLen = 1000
 )
 
 // playbookRequest is a playbook body. Its criteria are decoded one by one,
@@ -34,20 +26,19 @@ func decodePlaybook(w http.ResponseWriter, r *http.Request, create bool) (db.Pla
 	}
 	in := req.PlaybookInput
 	f := input.Errors{}
-	checkTitle(f, &in.Title, create, true)
-	f.Text("description", in.Description, input.MaxDescription)
-	f.Text("content_markdown", in.ContentMarkdown, input.MaxMarkdown)
 	in.EntryCriteria = criteria(f, "entry_criteria", req.EntryCriteria)
 	in.ExitCriteria = criteria(f, "exit_criteria", req.ExitCriteria)
-	f.UUIDs("strategy_ids", in.StrategyIDs)
-	input.LowerIDs(&in.StrategyIDs)
-	f.UUIDs("tag_ids", in.TagIDs)
-	input.LowerIDs(&in.TagIDs)
+	f.Merge(input.Playbook(&in, create))
 	return in, f.Err()
 }
 
-// criteria reads a list of criteria: each a non-blank string, stored
-// trimmed.
+// refusedCriterion stands in for a criterion whose JSON was refused, so
+// that input.Criteria names each later one by its index in the body; it
+// passes the check, and a body with it is refused anyway.
+var refusedCriterion = db.CriterionInput{Description: "-"}
+
+// criteria reads a list of criteria, each a string or a criterion as read;
+// input.Playbook checks them.
 func criteria(f input.Errors, field string, v db.Optional[[]json.RawMessage]) db.Optional[[]db.CriterionInput] {
 	if !v.Set {
 		return db.Optional[[]db.CriterionInput]{}
@@ -56,9 +47,6 @@ func criteria(f input.Errors, field string, v db.Optional[[]json.RawMessage]) db
 	if v.Null {
 		f.Add(field, field+" cannot be null; send [] to clear")
 		return out
-	}
-	if len(v.Value) > maxCriteria {
-		f.Add(field, fmt.Sprintf("%s may hold at most %d criteria", field, maxCriteria))
 	}
 	for i, raw := range v.Value {
 		path := fmt.Sprintf("%s[%d]", field, i)
@@ -73,19 +61,14 @@ func criteria(f input.Errors, field string, v db.Optional[[]json.RawMessage]) db
 			c.Description = &s
 		} else if err := json.Unmarshal(raw, &c); err != nil || len(raw) == 0 || raw[0] != '{' || c.Description == nil {
 			f.Add(path, path+` must be a string or an object {"id", "description"}`)
+			out.Value = append(out.Value, refusedCriterion)
 			continue
 		} else if err := checkNames(raw, reflect.TypeOf(&c), path); err != nil {
 			f.Merge(err) // {"Description": …}: names are case-sensitive
+			out.Value = append(out.Value, refusedCriterion)
 			continue
 		}
-		s = strings.TrimSpace(*c.Description)
-		switch n := utf8.RuneCountInString(s); {
-		case n == 0:
-			f.Add(path, path+" must not be empty")
-		case n > maxCriterionLen:
-			f.Add(path, fmt.Sprintf("%s must be at most %d characters", path, maxCriterionLen))
-		}
-		out.Value = append(out.Value, db.CriterionInput{ID: strings.ToLower(c.ID), Description: s})
+		out.Value = append(out.Value, db.CriterionInput{ID: c.ID, Description: *c.Description})
 	}
 	return out
 }
