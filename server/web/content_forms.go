@@ -146,6 +146,15 @@ func updateWords[In, T any](update func(ctx context.Context, userID, id string, 
 	}
 }
 
+// titleOf is what a confirm step's describe names a record, without what
+// its delete takes with it: the words its form pages name it by.
+func titleOf[T any](describe func(T) (string, []string)) func(T) string {
+	return func(v T) string {
+		title, _ := describe(v)
+		return title
+	}
+}
+
 // unlinksTags is a confirm step's line for a record's tags, which stay.
 func unlinksTags(tags []db.TagRef) []string {
 	if len(tags) == 0 {
@@ -164,7 +173,7 @@ func (s *Pages) reportCardPages() livePages[db.ReportCardInput, db.ReportCard] {
 		kind: "Report card", path: "/journal/report-cards", nav: "journal",
 		read: readReportCardForm, check: input.ReportCard, values: reportCardValues,
 		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
-		describe: func(c db.ReportCard) string { return "the report card of " + c.ReportDate },
+		describe: titleOf(describeReportCard),
 		defaults: func(r *http.Request, sess *db.Session) url.Values {
 			return url.Values{"report_date": {s.dayOf(r, sess)}}
 		},
@@ -219,7 +228,7 @@ func (s *Pages) planPages() livePages[db.TradingPlanInput, db.TradingPlan] {
 		kind: "Trading plan", path: "/journal/trading-plans", nav: "journal",
 		read: readPlanForm, check: input.TradingPlan, values: planValues,
 		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
-		describe: func(p db.TradingPlan) string { return "the trading plan " + strconv.Quote(p.Title) },
+		describe: titleOf(describePlan),
 		defaults: func(r *http.Request, sess *db.Session) url.Values {
 			day := s.dayOf(r, sess)
 			return url.Values{"plan_date": {day}, "title": {"Plan for " + day}}
@@ -270,7 +279,7 @@ func (s *Pages) writeUpPages() livePages[db.WriteUpInput, db.WriteUp] {
 		kind: "Write-up", path: "/journal/write-ups", nav: "journal",
 		read: readWriteUpForm, check: input.WriteUp, values: writeUpValues,
 		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
-		describe: func(w db.WriteUp) string { title, _ := describeWriteUp(w); return title },
+		describe: titleOf(describeWriteUp),
 		defaults: func(r *http.Request, sess *db.Session) url.Values {
 			return url.Values{"trade_id": {r.URL.Query().Get("trade_id")}}
 		},
@@ -346,7 +355,7 @@ func (s *Pages) chartBookPages() livePages[db.ChartBookInput, db.ChartBook] {
 		kind: "Chart book", path: "/journal/chart-books", nav: "journal",
 		read: readChartBookForm, check: input.ChartBook, values: chartBookValues,
 		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
-		describe: func(b db.ChartBook) string { title, _ := describeChartBook(b); return title },
+		describe: titleOf(describeChartBook),
 	}, s.chartBookFields}
 }
 
