@@ -25,8 +25,14 @@ const documentLinksQuery = `SELECT
 // DocumentLinks counts what one of the user's documents is linked to. It
 // only reads.
 func (db *DB) DocumentLinks(ctx context.Context, userID, id string) (DocumentLinks, error) {
+	return documentLinks(ctx, db.read, userID, id)
+}
+
+// documentLinks counts what one of the user's documents is linked to; a
+// document not the user's is a *NotFoundError.
+func documentLinks(ctx context.Context, q querier, userID, id string) (DocumentLinks, error) {
 	var n DocumentLinks
-	err := db.read.QueryRowContext(ctx, documentLinksQuery, userID, id).Scan(&n.Trades, &n.ChartBooks, &n.Payouts, &n.Expenses)
+	err := q.QueryRowContext(ctx, documentLinksQuery, userID, id).Scan(&n.Trades, &n.ChartBooks, &n.Payouts, &n.Expenses)
 	if errors.Is(err, sql.ErrNoRows) {
 		return n, notFound("Document")
 	}

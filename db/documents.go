@@ -281,22 +281,17 @@ func (db *DB) UpdateDocument(ctx context.Context, userID, id string, upd Documen
 // uses it any more.
 func (db *DB) DeleteDocument(ctx context.Context, userID, id string) (DeletedDocument, error) {
 	return inTx(ctx, db.begin, func(tx txn) (DeletedDocument, error) {
-		var err error
 		// The links go with the document by ON DELETE CASCADE: count them
-		// first, each on its table's document index.
-		var trades, books, payouts, expenses int
-		err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM trade_documents WHERE document_id = ?1),
-			(SELECT count(*) FROM chart_book_documents WHERE document_id = ?1),
-			(SELECT count(*) FROM payout_documents WHERE document_id = ?1),
-			(SELECT count(*) FROM expense_documents WHERE document_id = ?1)`, id).Scan(&trades, &books, &payouts, &expenses)
+		// first.
+		n, err := documentLinks(ctx, tx, userID, id)
 		if err != nil {
 			return DeletedDocument{}, err
 		}
 		unlinked := Deleted{Warnings: []string{}}
-		unlinked.note("Unlinked from", trades, "trade")
-		unlinked.note("Unlinked from", books, "chart book")
-		unlinked.note("Unlinked from", payouts, "payout")
-		unlinked.note("Unlinked from", expenses, "expense")
+		unlinked.note("Unlinked from", n.Trades, "trade")
+		unlinked.note("Unlinked from", n.ChartBooks, "chart book")
+		unlinked.note("Unlinked from", n.Payouts, "payout")
+		unlinked.note("Unlinked from", n.Expenses, "expense")
 		d := DeletedDocument{ID: id, Warnings: unlinked.Warnings}
 		err = tx.QueryRowContext(ctx, `DELETE FROM documents WHERE user_id = ? AND id = ? RETURNING blob_hash`,
 			userID, id).Scan(&d.Blob)
