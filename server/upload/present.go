@@ -30,31 +30,27 @@ type Document struct {
 // Present shows d with a newly signed link, valid a year from now:
 // every read gets its own. The file name in the path is only for browsers.
 func (s *Documents) Present(d db.Document) Document {
-	link := s.Link(d.ID, d.FileName)
+	link, thumb := s.links(d.ID, d.FileName, d.MIMEType)
 	return Document{
-		ID: d.ID, UserID: d.UserID, AccountID: d.AccountID, DocumentURL: link, ThumbnailURL: ThumbnailURL(link, d.MIMEType),
+		ID: d.ID, UserID: d.UserID, AccountID: d.AccountID, DocumentURL: link, ThumbnailURL: thumb,
 		DocumentName: d.DocumentName, Category: d.Category, FileName: d.FileName, FileSize: d.FileSize,
 		MIMEType: d.MIMEType, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 	}
 }
 
-// Link is a newly signed link to the document id's file, valid a year from
-// now.
-func (s *Documents) Link(id, fileName string) string {
+// links are a newly signed link to the document id's file, valid a year
+// from now, and for a PNG, JPEG or WebP document its thumbnail's: the same
+// link with &w=320 (DESIGN §13); nil for other documents.
+func (s *Documents) links(id, fileName, mimeType string) (link string, thumb *string) {
 	expires := s.DB.Now().AddDate(1, 0, 0).Unix()
-	return s.PublicURL + "/api/v1/files/" + id + "/" + url.PathEscape(fileName) +
+	link = s.PublicURL + "/api/v1/files/" + id + "/" + url.PathEscape(fileName) +
 		"?expires=" + strconv.FormatInt(expires, 10) + "&sig=" + files.Sign(s.Secret, id, expires)
-}
-
-// ThumbnailURL is the link of a PNG, JPEG or WebP document's thumbnail, its
-// own link with &w=320 (DESIGN §13); nil for other documents.
-func ThumbnailURL(link, mimeType string) *string {
 	switch mimeType {
 	case "image/png", "image/jpeg", "image/webp":
-		thumb := link + "&w=320"
-		return &thumb
+		t := link + "&w=320"
+		thumb = &t
 	}
-	return nil
+	return link, thumb
 }
 
 // TradeDocument is one of a trade's documents as the API shows it, with
@@ -72,9 +68,9 @@ type TradeDocument struct {
 func (s *Documents) PresentTrade(docs []db.TradeDocument) []TradeDocument {
 	out := make([]TradeDocument, len(docs))
 	for i, d := range docs {
-		link := s.Link(d.ID, d.FileName)
+		link, thumb := s.links(d.ID, d.FileName, d.MIMEType)
 		out[i] = TradeDocument{ID: d.ID, DocumentName: d.DocumentName, FileName: d.FileName, MIMEType: d.MIMEType,
-			DocumentURL: link, ThumbnailURL: ThumbnailURL(link, d.MIMEType)}
+			DocumentURL: link, ThumbnailURL: thumb}
 	}
 	return out
 }
