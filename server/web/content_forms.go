@@ -601,13 +601,8 @@ func (s *Pages) journalKind(section sectionFunc) pageFunc {
 // journalStart is what every journal page reads first: the page's frame,
 // its message, and the names its records refer to.
 func (s *Pages) journalStart(r *http.Request, sess *db.Session) (journalPage, journalLookup, error) {
-	p := journalPage{pageData: pageData{Session: sess, Nav: "journal"}, CanEdit: sess.Can("content:write")}
-	switch q := r.URL.Query(); {
-	case q.Has("saved"):
-		p.Message = "Saved."
-	case q.Has("deleted"):
-		p.Message = "Deleted."
-	}
+	p := journalPage{pageData: pageData{Session: sess, Nav: "journal"}, CanEdit: sess.Can("content:write"),
+		Message: doneMessage(r.URL.Query(), "saved", "deleted")}
 	names := journalLookup{accounts: map[string]string{}, playbooks: map[string]string{}}
 	if sess.Can("accounts:read") {
 		accounts, err := s.accounts(r.Context(), sess.UserID)

@@ -28,16 +28,7 @@ type documentsPage struct {
 // with documents:write, a form to upload one and links to edit or delete
 // each.
 func (s *Pages) handleDocumentsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	var msg string
-	switch q := r.URL.Query(); {
-	case q.Has("uploaded"):
-		msg = "Uploaded."
-	case q.Has("saved"):
-		msg = "Saved."
-	case q.Has("deleted"):
-		msg = "Deleted."
-	}
-	s.renderDocuments(w, r, sess, http.StatusOK, documentsPage{Message: msg})
+	s.renderDocuments(w, r, sess, http.StatusOK, documentsPage{Message: doneMessage(r.URL.Query(), "uploaded", "saved", "deleted")})
 }
 
 func (s *Pages) renderDocuments(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p documentsPage) {

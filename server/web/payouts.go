@@ -31,16 +31,22 @@ type payoutsPage struct {
 // /payouts/summary), the latest payouts and expenses, and, with
 // accounts:write, forms to add either and links to edit or delete each.
 func (s *Pages) handlePayoutsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	var msg string
-	switch q := r.URL.Query(); {
-	case q.Has("added"):
-		msg = "Added."
-	case q.Has("saved"):
-		msg = "Saved."
-	case q.Has("deleted"):
-		msg = "Deleted."
+	s.renderPayouts(w, r, sess, http.StatusOK, payoutsPage{Message: doneMessage(r.URL.Query(), "added", "saved", "deleted")})
+}
+
+// doneWords are what a page says when a form sent it back with one of
+// these in its query, after a redirect.
+var doneWords = map[string]string{"added": "Added.", "uploaded": "Uploaded.", "saved": "Saved.", "deleted": "Deleted."}
+
+// doneMessage is the page's message for the first of keys that its query
+// has, "" for none.
+func doneMessage(q url.Values, keys ...string) string {
+	for _, k := range keys {
+		if q.Has(k) {
+			return doneWords[k]
+		}
 	}
-	s.renderPayouts(w, r, sess, http.StatusOK, payoutsPage{Message: msg})
+	return ""
 }
 
 func (s *Pages) renderPayouts(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p payoutsPage) {
