@@ -165,11 +165,7 @@ type calendarDay struct {
 // latest day with trades, else this month in the user's timezone.
 func newCalendar(q url.Values, month time.Time, daily []db.DailyStats, now time.Time, timezone string) calendar {
 	if month.IsZero() {
-		loc, err := time.LoadLocation(timezone)
-		if err != nil {
-			loc = time.UTC
-		}
-		month = now.In(loc)
+		month = now.In(zone(timezone))
 		if len(daily) > 0 {
 			if d, err := time.Parse(time.DateOnly, daily[len(daily)-1].Date); err == nil {
 				month = d

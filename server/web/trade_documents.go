@@ -55,14 +55,6 @@ func (s *Pages) handleTradeDocumentPost(w http.ResponseWriter, r *http.Request, 
 		Documents: s.pageLinks(s.docs.PresentTrade(t.Documents)), CanAttach: true})
 }
 
-// zone is the user's timezone, UTC when it does not load.
-func zone(name string) *time.Location {
-	if loc, err := time.LoadLocation(name); err == nil {
-		return loc
-	}
-	return time.UTC
-}
-
 // pathUpload opens a page's file upload whose path names a record of
 // kind: the record's id, its form as read (err says why it did not read)
 // and the release of its upload slot, for the caller to defer. When the

@@ -191,10 +191,15 @@ func formatWhen(ts, timezone string) string {
 	if err != nil {
 		return ts
 	}
-	if loc, err := time.LoadLocation(timezone); err == nil {
-		t = t.In(loc)
+	return t.In(zone(timezone)).Format("2006-01-02 15:04")
+}
+
+// zone is the user's timezone, UTC when it does not load.
+func zone(name string) *time.Location {
+	if loc, err := time.LoadLocation(name); err == nil {
+		return loc
 	}
-	return t.Format("2006-01-02 15:04")
+	return time.UTC
 }
 
 func ptrOr[T any](v *T, f func(T) string) string {
