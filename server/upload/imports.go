@@ -92,7 +92,6 @@ func importOptions(fields map[string]string, p *db.Principal, in *db.ImportInput
 	}
 	if id := fields["account_id"]; id != "" {
 		in.AccountID, _ = f.UUID("account_id", id)
-		in.AccountID = strings.ToLower(in.AccountID)
 	}
 	in.Timezone = p.Timezone
 	if tz := fields["timezone"]; tz != "" {
