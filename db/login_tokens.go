@@ -71,6 +71,12 @@ func (db *DB) CreateLoginToken(ctx context.Context, userName, keyID string) (str
 	return token, t, nil
 }
 
+// liveLoginToken matches the login_tokens row of a token's hash that has
+// not expired at a time and whose key is not revoked: the one check that
+// both telling whom a token signs in as and spending it make.
+const liveLoginToken = `token_hash = ? AND expires_at > ?
+	AND key_id IN (SELECT id FROM api_keys WHERE revoked_at IS NULL)`
+
 // LoginTokenFor tells whom a live token signs in as, without using it: an
 // unknown, used or expired token, or one whose key is revoked, is a
 // *NotFoundError. It only reads.
@@ -79,8 +85,8 @@ func (db *DB) LoginTokenFor(ctx context.Context, token string) (LoginToken, erro
 	var scopes string
 	err := db.read.QueryRowContext(ctx, `
 		SELECT u.name, k.id, k.name, k.scopes, t.expires_at
-		FROM login_tokens t JOIN api_keys k ON k.id = t.key_id JOIN users u ON u.id = k.user_id
-		WHERE t.token_hash = ? AND t.expires_at > ? AND k.revoked_at IS NULL`, hashSecret(token), db.now()).
+		FROM (SELECT key_id, expires_at FROM login_tokens WHERE `+liveLoginToken+`) t
+		JOIN api_keys k ON k.id = t.key_id JOIN users u ON u.id = k.user_id`, hashSecret(token), db.now()).
 		Scan(&t.UserName, &t.KeyID, &t.KeyName, &scopes, &t.ExpiresAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return LoginToken{}, notFound("Sign-in link")
@@ -99,9 +105,7 @@ func (db *DB) UseLoginToken(ctx context.Context, token string) (id, csrf string,
 	err = inTxDo(ctx, db.begin, func(tx txn) error {
 		var keyID string
 		err := tx.QueryRowContext(ctx, `
-			DELETE FROM login_tokens WHERE token_hash = ? AND expires_at > ?
-				AND key_id IN (SELECT id FROM api_keys WHERE revoked_at IS NULL)
-			RETURNING key_id`, hashSecret(token), now.Format(TimeFormat)).Scan(&keyID)
+			DELETE FROM login_tokens WHERE `+liveLoginToken+` RETURNING key_id`, hashSecret(token), now.Format(TimeFormat)).Scan(&keyID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return notFound("Sign-in link")
 		}
