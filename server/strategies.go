@@ -39,64 +39,36 @@ func decodeStrategy(w http.ResponseWriter, r *http.Request, create bool) (db.Str
 	}
 	in := req.StrategyInput
 	f := input.Errors{}
-	checkTitle(f, &in.Title, create, true)
-	f.Text("description", in.Description, input.MaxDescription)
-	f.Text("content_markdown", in.ContentMarkdown, input.MaxMarkdown)
-	input.NotNull(f, "type", in.Type)
-	f.OneOf("type", in.Type, db.StrategyTypes)
 	if req.StrategyRules.Set {
 		in.StrategyRules = db.Optional[[]db.RuleInput]{Set: true, Value: []db.RuleInput{}}
 		if req.StrategyRules.Null {
 			f.Add("strategy_rules", "strategy_rules cannot be null; send [] to remove every rule")
 		}
-		if len(req.StrategyRules.Value) > input.MaxRules {
-			f.Add("strategy_rules", fmt.Sprintf("strategy_rules may hold at most %d rules", input.MaxRules))
-		}
 		for i, raw := range req.StrategyRules.Value {
-			path := fmt.Sprintf("strategy_rules[%d]", i)
-			if rule, ok := decodeRule(f, raw, path); ok {
-				in.StrategyRules.Value = append(in.StrategyRules.Value, rule)
-			}
+			// A rule refused here keeps its place (as a rule that passes
+			// input.Rule), so input.Strategy names each later one by its
+			// index in the body; a body with it is refused anyway.
+			in.StrategyRules.Value = append(in.StrategyRules.Value, decodeRule(f, raw, fmt.Sprintf("strategy_rules[%d]", i)))
 		}
 	}
-	f.UUIDs("tag_ids", in.TagIDs)
-	input.LowerIDs(&in.TagIDs)
+	f.Merge(input.Strategy(&in, create))
 	return in, f.Err()
 }
 
-// decodeRule decodes and validates one rule, recording its failures in f
-// by path.
-func decodeRule(f input.Errors, raw json.RawMessage, path string) (db.RuleInput, bool) {
+// decodeRule decodes one rule and parses its check, recording its
+// failures in f by path; input.Rule checks the rest. A rule that fails to
+// decode is the zero rule.
+func decodeRule(f input.Errors, raw json.RawMessage, path string) db.RuleInput {
 	var rr ruleRequest
 	if err := decodeElement(raw, &rr, path); err != nil {
 		f.Merge(err)
-		return db.RuleInput{}, false
+		return db.RuleInput{}
 	}
-	ok := true
-	fail := func(field, message string) {
-		f.Add(path+"."+field, path+"."+field+" "+message)
-		ok = false
-	}
-	rule := db.RuleInput{Description: rr.Description, Category: rr.Category, SortOrder: rr.SortOrder}
-	if rr.ID != "" {
-		var valid bool
-		if rule.ID, valid = f.UUID(path+".id", rr.ID); !valid {
-			ok = false
-		}
-		rule.ID = strings.ToLower(rule.ID)
-	}
-	if utf8.RuneCountInString(rr.Description) > input.MaxRuleText {
-		fail("description", fmt.Sprintf("must be at most %d characters", input.MaxRuleText))
-	}
-	if utf8.RuneCountInString(rr.Category) > input.MaxCategory {
-		fail("category", fmt.Sprintf("must be at most %d characters", input.MaxCategory))
-	}
-	if rr.SortOrder != nil && (*rr.SortOrder < 0 || *rr.SortOrder > input.MaxSortOrder) {
-		fail("sort_order", fmt.Sprintf("must be an integer from 0 to %d", input.MaxSortOrder))
-	}
+	rule := db.RuleInput{ID: rr.ID, Description: rr.Description, Category: rr.Category, SortOrder: rr.SortOrder}
 	if rr.Severity != nil {
-		if !input.IsOneOf(*rr.Severity, db.RuleSeverities) {
-			fail("severity", "must be one of "+strings.Join(db.RuleSeverities, ", "))
+		// Sent as "", it is no severity: input.Rule takes "" as the default.
+		if *rr.Severity == "" {
+			f.Add(path+".severity", path+".severity must be one of "+strings.Join(db.RuleSeverities, ", "))
 		}
 		rule.Severity = *rr.Severity
 	}
@@ -106,14 +78,13 @@ func decodeRule(f input.Errors, raw json.RawMessage, path string) (db.RuleInput,
 		switch {
 		case errors.As(err, &inv):
 			f.Add(inv.Field, inv.Message)
-			ok = false
 		case err != nil:
-			fail("check", "is malformed")
+			f.Add(path+".check", path+".check is malformed")
 		default:
 			rule.Check = &c
 		}
 	}
-	return rule, ok
+	return rule
 }
 
 // parseStrategyFilter reads the list filters; a malformed value is a 400
