@@ -76,8 +76,14 @@ func (s *Pages) handleSettings(w http.ResponseWriter, r *http.Request, sess *db.
 	s.renderSettings(w, r, sess, http.StatusOK, settingsPage{Message: msg})
 }
 
+// renderSettings shows the settings page p; p.User, when the handler has
+// read it already, is not read again.
 func (s *Pages) renderSettings(w http.ResponseWriter, r *http.Request, sess *db.Session, status int, p settingsPage) {
-	u, err := s.db.User(r.Context(), sess.UserID)
+	var err error
+	u := p.User
+	if u.ID == "" {
+		u, err = s.db.User(r.Context(), sess.UserID)
+	}
 	if err == nil {
 		p.Keys, err = s.db.Keys(r.Context(), u.Name)
 	}
@@ -113,7 +119,7 @@ func (s *Pages) handleTimezone(w http.ResponseWriter, r *http.Request, sess *db.
 	u, err := s.db.User(r.Context(), sess.UserID)
 	if err == nil {
 		if db.CheckTimezone(tz) != nil || tz == "" {
-			s.renderSettings(w, r, sess, http.StatusBadRequest, settingsPage{
+			s.renderSettings(w, r, sess, http.StatusBadRequest, settingsPage{User: u,
 				Error: "Timezone must be an IANA name such as America/New_York; " + tz + " is not one.",
 				Typed: map[string]string{"timezone": tz}})
 			return
@@ -171,7 +177,7 @@ func (s *Pages) handleKeyCreate(w http.ResponseWriter, r *http.Request, sess *db
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	s.renderSettings(w, r, sess, http.StatusOK, settingsPage{NewKey: key, NewKeyFor: k.Name})
+	s.renderSettings(w, r, sess, http.StatusOK, settingsPage{User: u, NewKey: key, NewKeyFor: k.Name})
 }
 
 // handleKeyRevoke revokes one of the user's keys. Revoking the key this
