@@ -53,6 +53,3 @@ func parseContentFilter(q url.Values, refs []string, timezone string) (db.Conten
 	filter.StartDate, filter.EndDate = input.DateRange(f, q)
 	return filter, f.Err()
 }
-
-// checkTitle is input.Title, for the playbooks' and strategies' checks.
-var checkTitle = input.Title

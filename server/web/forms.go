@@ -352,3 +352,94 @@ func count(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// doneWords are what a page says when a form sent it back with one of
+// these in its query, after a redirect.
+var doneWords = map[string]string{"added": "Added.", "uploaded": "Uploaded.", "saved": "Saved.", "deleted": "Deleted.",
+	"revoked": "The key is revoked: its scripts and browser sessions are refused from now on."}
+
+// doneMessage is the page's message for the first of keys that its query
+// has, "" for none.
+func doneMessage(q url.Values, keys ...string) string {
+	for _, k := range keys {
+		if q.Has(k) {
+			return doneWords[k]
+		}
+	}
+	return ""
+}
+
+// formProblem answers a form whose save failed: for the form's fault (a
+// 4xx) show gets the status and the reason, to show the page again with
+// it; anything else is the error page.
+func (s *Pages) formProblem(w http.ResponseWriter, r *http.Request, sess *db.Session, err error, show func(status int, problem string)) {
+	e := problem.Answer(w, r, s.log, err)
+	if e.Status >= 500 {
+		s.renderError(w, r, sess, e)
+		return
+	}
+	show(e.Status, problemText(e))
+}
+
+// formProblemText is an API error in a form's words: each field's reason
+// with the field's label (labels, by the API's name of the field) in
+// place of its JSON name, so that "stop_loss_levels[1].price must be a
+// number" reads "Stops: the 2nd price must be a number" on the form whose
+// field is labelled Stops. A field without a label keeps its name.
+func formProblemText(e *problem.Problem, labels map[string]string) string {
+	if len(e.Details) == 0 {
+		return e.Message
+	}
+	var reasons []string
+	for _, field := range slices.Sorted(maps.Keys(e.Details)) {
+		reason := e.Details[field]
+		name, rest := field, ""
+		if i := strings.IndexAny(field, "[."); i >= 0 {
+			name, rest = field[:i], field[i:]
+		}
+		label, ok := labels[name]
+		if !ok {
+			reasons = append(reasons, problemReason(field, reason))
+			continue
+		}
+		reason = strings.TrimPrefix(strings.TrimPrefix(reason, field), " ")
+		if n, ok := entryNumber(rest); ok {
+			label += ", entry " + strconv.Itoa(n)
+		}
+		reasons = append(reasons, label+": "+reason)
+	}
+	return strings.Join(reasons, ". ")
+}
+
+// entryNumber is the 1-based number of a field path's first index
+// ("[1].price" is entry 2).
+func entryNumber(rest string) (int, bool) {
+	if !strings.HasPrefix(rest, "[") {
+		return 0, false
+	}
+	end := strings.IndexByte(rest, ']')
+	if end < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest[1:end])
+	return n + 1, err == nil
+}
+
+// problemReason is one field's reason, naming the field where the reason
+// does not.
+func problemReason(field, reason string) string {
+	if !strings.HasPrefix(reason, field) {
+		reason = field + ": " + reason
+	}
+	return reason
+}
+
+// problemText is an API error as one line for a page: the message and
+// each field's reason, by field, named where the reason does not name it.
+func problemText(e *problem.Problem) string {
+	msg := e.Message
+	for _, field := range slices.Sorted(maps.Keys(e.Details)) {
+		msg += ". " + problemReason(field, e.Details[field])
+	}
+	return msg
+}

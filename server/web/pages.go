@@ -580,13 +580,7 @@ func (s *Pages) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess 
 			rows[i].TargetPct = int(max(0, min(100, (*t-*left) / *t * 100)))
 		}
 	}
-	var msg string
-	switch q := r.URL.Query(); {
-	case q.Has("saved"):
-		msg = "Saved."
-	case q.Has("deleted"):
-		msg = "Deleted."
-	}
+	msg := doneMessage(r.URL.Query(), "saved", "deleted")
 	s.render(w, r, http.StatusOK, "accounts", struct {
 		pageData
 		Accounts []accountRow

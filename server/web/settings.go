@@ -66,14 +66,7 @@ func (s *Pages) settingsPost(h pageFunc) pageFunc {
 }
 
 func (s *Pages) handleSettings(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	var msg string
-	switch q := r.URL.Query(); {
-	case q.Has("saved"):
-		msg = "Saved."
-	case q.Has("revoked"):
-		msg = "The key is revoked: its scripts and browser sessions are refused from now on."
-	}
-	s.renderSettings(w, r, sess, http.StatusOK, settingsPage{Message: msg})
+	s.renderSettings(w, r, sess, http.StatusOK, settingsPage{Message: doneMessage(r.URL.Query(), "saved", "revoked")})
 }
 
 // renderSettings shows the settings page p; p.User, when the handler has
