@@ -28,6 +28,8 @@ type TradeFilter struct {
 	// the user's timezone (DESIGN §9); Closed leaves open trades out.
 	Day    string
 	Closed bool
+	// IDs narrows the list to these trades (a page's, read at once).
+	IDs []string
 }
 
 // unfiltered is the condition of a filter that only names the user, and
@@ -59,6 +61,9 @@ func (f TradeFilter) conditions(userID, dateColumn string) (string, []any) {
 		} else {
 			add("t.symbol = ?", s)
 		}
+	}
+	if f.IDs != nil {
+		add("t.id IN (SELECT value FROM json_each(?))", jsonList(f.IDs))
 	}
 	if len(f.TagIDs) > 0 {
 		add("t.id IN (SELECT trade_id FROM trade_tags WHERE tag_id IN (SELECT value FROM json_each(?)))", jsonList(f.TagIDs))

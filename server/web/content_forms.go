@@ -633,6 +633,20 @@ func (s *Pages) writeUpSection(ctx context.Context, sess *db.Session, _ journalL
 	writeUps, total, err := s.db.WriteUps().List(ctx, sess.UserID, db.ContentFilter{Timezone: sess.Timezone}, page)
 	sec.Total = total
 	trades := map[string]string{}
+	if err == nil && sess.Can("trades:read") && len(writeUps) > 0 {
+		// The page's trades, read at once, for their names.
+		ids := make([]string, len(writeUps))
+		for i, w := range writeUps {
+			ids[i] = w.TradeID
+		}
+		var list []db.Trade
+		if list, _, err = s.db.Trades(ctx, sess.UserID, db.TradeFilter{IDs: ids}, db.Page{Limit: len(ids)}); err != nil {
+			return sec, err
+		}
+		for _, t := range list {
+			trades[t.ID] = tradeWords(t)
+		}
+	}
 	for _, w := range writeUps {
 		row := journalRow{ID: w.ID, When: dayOfTimestamp(w.CreatedAt, sess.Timezone), Title: w.Title, Tags: w.Tags,
 			Detail: journalExcerpt(w.ContentMarkdown, 140)}
@@ -640,13 +654,6 @@ func (s *Pages) writeUpSection(ctx context.Context, sess *db.Session, _ journalL
 			row.Title = "Untitled"
 		}
 		if sess.Can("trades:read") {
-			if _, ok := trades[w.TradeID]; !ok {
-				t, err := s.db.Trade(ctx, sess.UserID, w.TradeID)
-				if err != nil {
-					return sec, err
-				}
-				trades[w.TradeID] = tradeWords(t.Trade)
-			}
 			row.Link, row.LinkText = "/trades/"+w.TradeID, trades[w.TradeID]
 		}
 		sec.Rows = append(sec.Rows, row)
