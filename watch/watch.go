@@ -71,9 +71,9 @@ type seen struct {
 	mod     time.Time
 	since   time.Time // when first seen at this size and time
 	retryAt time.Time // not read again before
-	// stuck is a file handled but not moved away: it is left alone until
-	// it changes, so that it is never imported twice.
-	stuck bool
+	// answered is the answer to a file that could not be moved after it:
+	// the move is tried again, never the import, until the file changes.
+	answered *server.FileImport
 }
 
 // New checks the folder and the user and makes the folder's imported/ and
@@ -149,8 +149,8 @@ func (w *Watcher) Poll(ctx context.Context) {
 	now := w.cfg.Now()
 	present := map[string]bool{}
 	for _, e := range entries {
-		if !e.Type().IsRegular() || Ignored(e.Name()) {
-			continue
+		if !e.Type().IsRegular() || Ignored(e.Name()) || e.Name() == ImportedDir || e.Name() == FailedDir {
+			continue // imported and failed, even as files, are the watcher's
 		}
 		info, err := e.Info()
 		if err != nil {
@@ -163,7 +163,11 @@ func (w *Watcher) Poll(ctx context.Context) {
 			w.files[name] = &seen{size: info.Size(), mod: info.ModTime(), since: now}
 			continue
 		}
-		if f.stuck || now.Sub(f.since) < w.cfg.Settle || now.Before(f.retryAt) || ctx.Err() != nil {
+		if now.Sub(f.since) < w.cfg.Settle || now.Before(f.retryAt) || ctx.Err() != nil {
+			continue
+		}
+		if f.answered != nil {
+			w.settle(name, f, now, *f.answered)
 			continue
 		}
 		w.handle(ctx, name, f, now)
@@ -204,16 +208,20 @@ func (w *Watcher) handle(ctx context.Context, name string, f *seen, now time.Tim
 	w.log.Warn("watched file cannot be read; retrying later", "file", name, "err", err, "retry_in", w.cfg.Retry)
 }
 
-// settle moves a file the API answered, and logs the outcome.
+// settle moves a file the API answered, and logs the outcome. A file that
+// cannot be moved stays, and the move is tried again after Retry.
 func (w *Watcher) settle(name string, f *seen, now time.Time, ans server.FileImport) {
+	unmoved := func(err error) {
+		f.answered, f.retryAt = &ans, now.Add(w.cfg.Retry)
+		w.log.Error("watched file not moved; trying again later", "file", name, "status", ans.Status,
+			"import_id", deref(ans.Import.ID), "err", err, "retry_in", w.cfg.Retry)
+	}
 	switch {
 	case ans.Status >= 200 && ans.Status < 300:
 		imp := ans.Import
 		to, err := w.move(name, ImportedDir, importPrefix(imp, now)+name)
 		if err != nil {
-			f.stuck = true
-			w.log.Error("watched file imported but not moved: left where it is; move or remove it by hand",
-				"file", name, "import_id", deref(imp.ID), "err", err)
+			unmoved(err)
 			return
 		}
 		w.log.Info("watched file imported", "file", name, "import_id", deref(imp.ID), "format", imp.Format,
@@ -231,14 +239,12 @@ func (w *Watcher) settle(name string, f *seen, now time.Time, ans server.FileImp
 	default:
 		code, msg := errorOf(ans.Body)
 		to, err := w.move(name, FailedDir, name)
-		if err == nil {
-			err = writeNew(to+".error.json", ans.Body)
-		}
 		if err != nil {
-			f.stuck = true
-			w.log.Error("watched file refused, and not moved: left where it is", "file", name, "status", ans.Status,
-				"code", code, "error", msg, "err", err)
+			unmoved(err)
 			return
+		}
+		if err := writeNew(to+".error.json", ans.Body); err != nil {
+			w.log.Error("watched file refused; its error body not written", "file", name, "err", err)
 		}
 		w.log.Warn("watched file refused", "file", name, "status", ans.Status, "code", code, "error", msg,
 			"moved_to", to)
