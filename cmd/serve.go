@@ -18,6 +18,7 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/server"
+	"tradejournal/watch"
 )
 
 // serveConfig holds the flags of serve.
@@ -25,6 +26,7 @@ type serveConfig struct {
 	addr      string
 	publicURL string
 	rateLimit float64
+	watch     watch.Config // Dir "": no watched folder
 }
 
 // Server timeouts. Uploads and downloads extend their own deadlines, so
@@ -49,6 +51,9 @@ func newServeCmd(cfg *globalConfig) *cobra.Command {
 			if sc.rateLimit < 0 {
 				return fmt.Errorf("--rate-limit must be 0 (off) or more")
 			}
+			if err := checkWatchFlags(sc.watch); err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			return serve(ctx, cfg, sc, out(cmd), cmd.ErrOrStderr())
@@ -57,7 +62,22 @@ func newServeCmd(cfg *globalConfig) *cobra.Command {
 	c.Flags().StringVar(&sc.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	c.Flags().StringVar(&sc.publicURL, "public-url", "", "base URL of document links (default http:// + the listen address)")
 	c.Flags().Float64Var(&sc.rateLimit, "rate-limit", server.DefaultRateLimit, "requests per second per API key (0, the default, is no limit)")
+	c.Flags().StringVar(&sc.watch.Dir, "watch", "", "a folder whose files are imported as they appear (README, \"Watched folder\")")
+	c.Flags().StringVar(&sc.watch.User, "watch-user", "", "the user the watched folder's files are imported as (required with --watch)")
+	c.Flags().BoolVar(&sc.watch.CreateAccounts, "watch-create-accounts", false, "the watched folder's imports make accounts for unknown account numbers")
 	return c
+}
+
+// checkWatchFlags refuses a watched folder without its user, and its user
+// or accounts flag without a folder.
+func checkWatchFlags(wc watch.Config) error {
+	switch {
+	case wc.Dir != "" && wc.User == "":
+		return fmt.Errorf("--watch needs --watch-user NAME: the user whose journal the files go into")
+	case wc.Dir == "" && (wc.User != "" || wc.CreateAccounts):
+		return fmt.Errorf("--watch-user and --watch-create-accounts go with --watch DIR")
+	}
+	return nil
 }
 
 func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stderr io.Writer) error {
@@ -115,6 +135,12 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 		RateLimit:    sc.rateLimit,
 		AuthFailures: server.DefaultAuthFailures,
 	}, d.db, d.files, logger)
+	var watcher *watch.Watcher
+	if sc.watch.Dir != "" {
+		if watcher, err = watch.New(ctx, sc.watch, d.db, srv, logger); err != nil {
+			return err
+		}
+	}
 	hs := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -129,6 +155,15 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 	go func() {
 		srv.RecordKeyUsage(usageCtx, keyUsageInterval)
 		close(usageDone)
+	}()
+
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watchDone := make(chan struct{})
+	go func() {
+		if watcher != nil {
+			watcher.Run(watchCtx)
+		}
+		close(watchDone)
 	}()
 
 	serveErr := make(chan error, 1)
@@ -153,6 +188,8 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 			err = hs.Close()
 		}
 	}
+	stopWatch()
+	<-watchDone // an import under way finishes
 	stopUsage()
 	<-usageDone
 	if errors.Is(err, http.ErrServerClosed) {
