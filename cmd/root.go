@@ -52,6 +52,7 @@ func newRootCmd() *cobra.Command {
 		newCheckCmd(cfg),
 		newBackupCmd(cfg),
 		newImportCmd(cfg),
+		newRestoreCmd(),
 		newVersionCmd(),
 	)
 	return root

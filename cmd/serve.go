@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tradejournal/db"
+	"tradejournal/replica"
 	"tradejournal/server"
 	"tradejournal/watch"
 )
@@ -27,6 +28,10 @@ type serveConfig struct {
 	publicURL string
 	rateLimit float64
 	watch     watch.Config // Dir "": no watched folder
+	// replica is --replica's URL; empty: no copy off the machine.
+	replica     string
+	replicaKey  string
+	replicaSync time.Duration
 }
 
 // Server timeouts. Uploads and downloads extend their own deadlines, so
@@ -54,6 +59,9 @@ func newServeCmd(cfg *globalConfig) *cobra.Command {
 			if err := checkWatchFlags(sc.watch); err != nil {
 				return err
 			}
+			if sc.replicaSync <= 0 {
+				return fmt.Errorf("--replica-sync must be more than 0")
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			return serve(ctx, cfg, sc, out(cmd), cmd.ErrOrStderr())
@@ -65,6 +73,9 @@ func newServeCmd(cfg *globalConfig) *cobra.Command {
 	c.Flags().StringVar(&sc.watch.Dir, "watch", "", "a folder whose files are imported as they appear (README, \"Watched folder\")")
 	c.Flags().StringVar(&sc.watch.User, "watch-user", "", "the user the watched folder's files are imported as (required with --watch)")
 	c.Flags().BoolVar(&sc.watch.CreateAccounts, "watch-create-accounts", false, "the watched folder's imports make accounts for unknown account numbers")
+	c.Flags().StringVar(&sc.replica, "replica", "", "stream the journal to file:///path, sftp://user@host/path or s3://bucket/prefix (README, \"Copies off the machine\")")
+	c.Flags().StringVar(&sc.replicaKey, "replica-key", "", "SSH private key of an sftp:// replica")
+	c.Flags().DurationVar(&sc.replicaSync, "replica-sync", replica.DefaultSync, "how soon an acknowledged write is at the replica")
 	return c
 }
 
@@ -103,6 +114,14 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 		return err
 	}
 	defer d.Close()
+	if sc.replica != "" {
+		stopReplica, err := startReplica(ctx, d, sc, logger)
+		if err != nil {
+			return err
+		}
+		// Before the journal closes: the last of the log is shipped first.
+		defer stopReplica()
+	}
 	// serve.lock is held: no upload of another server is in flight, so
 	// every temp file is a leftover of a crash or a stop.
 	if n, err := d.files.RemoveTemp(); err != nil {
@@ -196,6 +215,34 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 		err = nil
 	}
 	return err
+}
+
+// startReplica hands the journal's checkpoints to Litestream and starts
+// streaming the data directory to --replica; the function it returns
+// ships what is left and stops.
+func startReplica(ctx context.Context, d *dataDir, sc serveConfig, logger *slog.Logger) (func(), error) {
+	target, err := replica.Connect(ctx, sc.replica, replica.Options{KeyFile: sc.replicaKey})
+	if err != nil {
+		return nil, err
+	}
+	if err := d.db.HandOverCheckpoints(); err != nil {
+		target.Close()
+		return nil, err
+	}
+	r, err := replica.Start(ctx, target, filepath.Join(d.path, "journal.db"), d.secret, d.files, sc.replicaSync, logger)
+	if err != nil {
+		target.Close()
+		return nil, err
+	}
+	logger.Info("replicating", "replica", target.String(), "sync", sc.replicaSync)
+	return func() {
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		if err := r.Close(sctx); err != nil {
+			logger.Error("replica: the last changes may not have been copied", "replica", target.String(), "err", err)
+		}
+		target.Close()
+	}, nil
 }
 
 // firstRun gives a new data directory a user "me" with a write key, and

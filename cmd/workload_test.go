@@ -179,19 +179,21 @@ func (w *workload) start(ctx context.Context, n int) (wait func()) {
 
 func (w *workload) writer(ctx context.Context, i int) {
 	for j := 0; ctx.Err() == nil; j++ {
-		var err error
-		if (i+j)%2 == 0 {
-			err = w.uploadOne(ctx, i, j)
-		} else {
-			err = w.tradeOne(ctx, 2+(i+j/2)%3)
-		}
-		if err != nil {
+		if err := w.writeOne(ctx, i, j); err != nil {
 			if ctx.Err() == nil && !w.expectGone {
 				w.t.Errorf("writer %d: %v", i, err)
 			}
 			return
 		}
 	}
+}
+
+// writeOne is the j-th write of writer i: an upload or a trade.
+func (w *workload) writeOne(ctx context.Context, i, j int) error {
+	if (i+j)%2 == 0 {
+		return w.uploadOne(ctx, i, j)
+	}
+	return w.tradeOne(ctx, 2+(i+j/2)%3)
 }
 
 // tradeOne creates a trade of n fills; only a failure to talk to the

@@ -60,6 +60,7 @@ type checkpointer struct {
 	stop     chan struct{}
 	done     chan struct{}
 	stopOnce sync.Once
+	closeErr error
 }
 
 // newCheckpointer starts the checkpointer of the journal at path, on pool.
@@ -159,7 +160,18 @@ func walState(shm *os.File) (logged, waiting int64, ok bool) {
 // close stops the checkpointer and closes its connection; closing again
 // does nothing more.
 func (c *checkpointer) close() error {
-	c.stopOnce.Do(func() { close(c.stop) })
-	<-c.done
-	return c.pool.Close()
+	c.stopOnce.Do(func() {
+		close(c.stop)
+		<-c.done
+		c.closeErr = c.pool.Close()
+	})
+	return c.closeErr
 }
+
+// HandOverCheckpoints stops the journal's checkpointer for as long as it is
+// open: from now on another runs the checkpoints. Litestream, replicating
+// the journal, must: it copies each frame of the log before a checkpoint
+// may start the log over. Commits then only fill the log; Litestream
+// checkpoints it as the checkpointer would (passive at about 4 MB, truncate
+// past a limit). Call it before the journal's first write.
+func (db *DB) HandOverCheckpoints() error { return db.checkpointer.close() }
