@@ -217,7 +217,7 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 	return err
 }
 
-// startReplica hands the journal's checkpoints to Litestream and starts
+// startReplica has Litestream run the journal's checkpoints and starts
 // streaming the data directory to --replica; the function it returns
 // ships what is left and stops.
 func startReplica(ctx context.Context, d *dataDir, sc serveConfig, logger *slog.Logger) (func(), error) {
@@ -225,12 +225,9 @@ func startReplica(ctx context.Context, d *dataDir, sc serveConfig, logger *slog.
 	if err != nil {
 		return nil, err
 	}
-	if err := d.db.HandOverCheckpoints(); err != nil {
-		target.Close()
-		return nil, err
-	}
-	r, err := replica.Start(ctx, target, filepath.Join(d.path, "journal.db"), d.secret, d.files, sc.replicaSync, logger)
-	if err != nil {
+	r := replica.New(target, filepath.Join(d.path, "journal.db"), d.secret, d.files, sc.replicaSync, logger)
+	d.db.HandOverCheckpoints(r.Checkpoint)
+	if err := r.Start(ctx); err != nil {
 		target.Close()
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -60,7 +61,8 @@ type checkpointer struct {
 	stop     chan struct{}
 	done     chan struct{}
 	stopOnce sync.Once
-	closeErr error
+	// through, when set, runs the checkpoints (HandOverCheckpoints).
+	through atomic.Pointer[func(context.Context, string) error]
 }
 
 // newCheckpointer starts the checkpointer of the journal at path, on pool.
@@ -120,10 +122,15 @@ func (c *checkpointer) run() {
 	}
 }
 
-// checkpoint runs one checkpoint of the given mode. A failure (busy:
-// readers or a writer held on) is left for the next commit to try again;
-// nothing is lost by waiting.
+// checkpoint runs one checkpoint of the given mode, itself or through the
+// function it was handed (HandOverCheckpoints). A failure (busy: readers
+// or a writer held on) is left for the next commit to try again; nothing
+// is lost by waiting.
 func (c *checkpointer) checkpoint(mode string) {
+	if through := c.through.Load(); through != nil {
+		(*through)(context.Background(), mode)
+		return
+	}
 	var busy, logged, copied int
 	c.pool.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(`+mode+`)`).Scan(&busy, &logged, &copied)
 }
@@ -160,18 +167,16 @@ func walState(shm *os.File) (logged, waiting int64, ok bool) {
 // close stops the checkpointer and closes its connection; closing again
 // does nothing more.
 func (c *checkpointer) close() error {
-	c.stopOnce.Do(func() {
-		close(c.stop)
-		<-c.done
-		c.closeErr = c.pool.Close()
-	})
-	return c.closeErr
+	c.stopOnce.Do(func() { close(c.stop) })
+	<-c.done
+	return c.pool.Close()
 }
 
-// HandOverCheckpoints stops the journal's checkpointer for as long as it is
-// open: from now on another runs the checkpoints. Litestream, replicating
-// the journal, must: it copies each frame of the log before a checkpoint
-// may start the log over. Commits then only fill the log; Litestream
-// checkpoints it as the checkpointer would (passive at about 4 MB, truncate
-// past a limit). Call it before the journal's first write.
-func (db *DB) HandOverCheckpoints() error { return db.checkpointer.close() }
+// HandOverCheckpoints has the checkpointer run its checkpoints through run
+// from now on, still choosing when (passive ones after commits, the
+// truncating one between two groups of writes, where a stream of writes
+// leaves it room). Litestream, replicating the journal, must run them: it
+// copies each frame of the log before a checkpoint may start the log over.
+func (db *DB) HandOverCheckpoints(run func(ctx context.Context, mode string) error) {
+	db.checkpointer.through.Store(&run)
+}

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/benbjohnson/litestream"
@@ -179,10 +180,15 @@ const secretName = "secret"
 // Replicator streams one data directory to its target while serve runs.
 type Replicator struct {
 	target *Target
-	store  *litestream.Store
+	dbPath string
+	secret []byte
 	files  *files.Store
 	every  time.Duration
 	log    *slog.Logger
+
+	db      *litestream.DB
+	store   *litestream.Store
+	started atomic.Bool // Start has opened store and not yet closed it
 
 	mu     sync.Mutex      // held by a pass over the blobs
 	copied map[string]bool // blobs the replica holds
@@ -190,45 +196,63 @@ type Replicator struct {
 	done   chan struct{}
 }
 
-// Start starts replicating the journal at dbPath, the secret and the blobs
-// of store to t; every is --replica-sync. The journal's own checkpointer
-// must stand aside first: Litestream runs the checkpoints, so that no
-// frame of the log is checkpointed before it is copied.
-func Start(ctx context.Context, t *Target, dbPath string, secret []byte, store *files.Store, every time.Duration, log *slog.Logger) (*Replicator, error) {
-	if err := putSecret(ctx, t, secret); err != nil {
-		return nil, err
+// New prepares the replication of the journal at dbPath, the secret and
+// the blobs of store to t; every is --replica-sync. Hand the journal's
+// checkpoints to its Checkpoint, then Start it.
+func New(t *Target, dbPath string, secret []byte, store *files.Store, every time.Duration, log *slog.Logger) *Replicator {
+	return &Replicator{target: t, dbPath: dbPath, secret: secret, files: store, every: every, log: log,
+		copied: map[string]bool{}, stop: make(chan struct{}), done: make(chan struct{})}
+}
+
+// Start puts the secret and the blobs the replica lacks, then starts
+// Litestream and the copying of new blobs.
+func (r *Replicator) Start(ctx context.Context) error {
+	t := r.target
+	if err := putSecret(ctx, t, r.secret); err != nil {
+		return err
 	}
-	r := &Replicator{target: t, files: store, every: every, log: log, copied: map[string]bool{}, stop: make(chan struct{}), done: make(chan struct{})}
 	held, err := t.objects.list(ctx, "files/")
 	if err != nil {
-		return nil, fmt.Errorf("replica %s: list files: %w", t.url, err)
+		return fmt.Errorf("replica %s: list files: %w", t.url, err)
 	}
 	for _, name := range held {
 		r.copied[path.Base(name)] = true
 	}
 	if err := r.copyBlobs(ctx); err != nil {
-		return nil, err
+		return err
 	}
 
-	ldb := litestream.NewDB(dbPath)
-	ldb.Logger = log.With("replica", t.url)
-	ldb.MonitorInterval = every
-	// Litestream's passive checkpoints at ~4 MB of log, as the server's
-	// own; its blocking one at 16 MiB (the server's walLimit), not 500 MB.
-	ldb.TruncatePageN = (16 << 20) / 4096
-	rep := litestream.NewReplicaWithClient(ldb, t.client)
-	rep.SyncInterval = every
-	ldb.Replica = rep
+	r.db = litestream.NewDB(r.dbPath)
+	r.db.Logger = r.log.With("replica", t.url)
+	r.db.MonitorInterval = r.every
+	// Litestream's own blocking checkpoint at 16 MiB of log (the server's
+	// walLimit), not 500 MB; the journal's checkpointer, which runs its
+	// checkpoints through Checkpoint, usually finds room for one first.
+	r.db.TruncatePageN = (16 << 20) / 4096
+	rep := litestream.NewReplicaWithClient(r.db, t.client)
+	rep.SyncInterval = r.every
+	r.db.Replica = rep
 	if c, ok := t.client.(*lsfile.ReplicaClient); ok {
 		c.Replica = rep
 	}
-	r.store = litestream.NewStore([]*litestream.DB{ldb}, litestream.DefaultCompactionLevels)
-	r.store.Logger = ldb.Logger
+	r.store = litestream.NewStore([]*litestream.DB{r.db}, litestream.DefaultCompactionLevels)
+	r.store.Logger = r.db.Logger
 	if err := r.store.Open(ctx); err != nil {
-		return nil, fmt.Errorf("replica %s: %w", t.url, err)
+		return fmt.Errorf("replica %s: %w", t.url, err)
 	}
+	r.started.Store(true)
 	go r.run()
-	return r, nil
+	return nil
+}
+
+// Checkpoint runs a checkpoint of the journal (PASSIVE or TRUNCATE)
+// through Litestream, which first copies what the log holds; before Start
+// and after Close, none is run.
+func (r *Replicator) Checkpoint(ctx context.Context, mode string) error {
+	if !r.started.Load() {
+		return nil
+	}
+	return r.db.Checkpoint(ctx, mode)
 }
 
 // putSecret puts the secret at the replica, unless it is there: a replica
@@ -304,6 +328,7 @@ func (r *Replicator) copyBlobs(ctx context.Context) error {
 // Close copies what is left, then stops: the last blobs, and the log
 // Litestream has not yet shipped.
 func (r *Replicator) Close(ctx context.Context) error {
+	r.started.Store(false)
 	close(r.stop)
 	<-r.done
 	err := r.copyBlobs(ctx)

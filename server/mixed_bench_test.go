@@ -1,13 +1,21 @@
 package server_test
 
 import (
+	"context"
+	"io"
+	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"tradejournal/db"
+	"tradejournal/files"
+	"tradejournal/replica"
 )
 
 // BenchmarkMixed runs writers and readers at once over HTTP against a
@@ -20,8 +28,21 @@ import (
 // 50,000 and the statistics summary of a year.
 //
 //	go test ./server -run XXX -bench Mixed -benchtime 3000x
+//
+// Mixed/local is the journal as serve keeps it; Mixed/replica the same
+// while it is replicated (serve --replica) to a folder: Litestream then
+// runs the checkpoints, and wal-max-MB says whether it bounds the log as
+// the server's own checkpointer does.
 func BenchmarkMixed(b *testing.B) {
+	b.Run("local", func(b *testing.B) { mixed(b, false) })
+	b.Run("replica", func(b *testing.B) { mixed(b, true) })
+}
+
+func mixed(b *testing.B, replicate bool) {
 	e := newScaleEnv(b) // 16 clients: the readers'
+	if replicate {
+		startReplica(b, e.db, e.path)
+	}
 	for range 32 {
 		e.clients = append(e.clients, &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}})
 	}
@@ -108,4 +129,24 @@ func BenchmarkMixed(b *testing.B) {
 	report("write", writeLat)
 	report("read", readLat)
 	b.ReportMetric(float64(walMax.Load())/(1<<20), "wal-max-MB")
+}
+
+// startReplica has Litestream run the journal's checkpoints and
+// replicates it to a folder of the benchmark's, as serve --replica does.
+func startReplica(b *testing.B, d *db.DB, path string) {
+	target, err := replica.Connect(b.Context(), "file://"+filepath.Join(b.TempDir(), "replica"), replica.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { target.Close() })
+	store, err := files.Open(filepath.Join(filepath.Dir(path), "files"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := replica.New(target, path, make([]byte, files.SecretSize), store, replica.DefaultSync, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	d.HandOverCheckpoints(r.Checkpoint)
+	if err := r.Start(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { r.Close(context.Background()) })
 }
