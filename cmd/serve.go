@@ -184,7 +184,8 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, proxies []net
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
-	logger.Info("listening", "addr", ln.Addr().String(), "data", cfg.dataDir, "public_url", publicURL)
+	logger.Info("listening", "addr", ln.Addr().String(), "data", cfg.dataDir, "public_url", publicURL,
+		"allowed_hosts", sc.allowedHosts, "trusted_proxies", proxies)
 	if !loopback(ln.Addr()) {
 		logger.Warn("listening beyond this machine: API keys and journal data travel in clear text over the network; "+
 			"serve on 127.0.0.1 behind a reverse proxy that adds TLS (README, \"Behind a reverse proxy\")", "addr", ln.Addr().String())

@@ -309,6 +309,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// reached the journal through a name it does not own gets nothing,
 		// and the request's URL (a signed link, say) is passed on to none.
 		h.Set("Referrer-Policy", "no-referrer")
+		s.log.Warn("refused a request for a host name this server does not answer to (if the name is yours: serve --allowed-host NAME)",
+			"request_id", id, "host", r.Host, "client", client)
 		s.writeError(rec, r, problem.Misdirected)
 		return
 	}
