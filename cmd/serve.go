@@ -8,9 +8,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,10 +26,12 @@ import (
 
 // serveConfig holds the flags of serve.
 type serveConfig struct {
-	addr      string
-	publicURL string
-	rateLimit float64
-	watch     watch.Config // Dir "": no watched folder
+	addr           string
+	publicURL      string
+	rateLimit      float64
+	allowedHosts   []string
+	trustedProxies []string
+	watch          watch.Config // Dir "": no watched folder
 	// replica is --replica's URL; empty: no copy off the machine.
 	replica     string
 	replicaKey  string
@@ -62,9 +66,16 @@ func newServeCmd(cfg *globalConfig) *cobra.Command {
 			if sc.replicaSync <= 0 {
 				return fmt.Errorf("--replica-sync must be more than 0")
 			}
+			proxies, err := parseTrustedProxies(sc.trustedProxies)
+			if err != nil {
+				return err
+			}
+			if err := checkAllowedHosts(sc.allowedHosts); err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			return serve(ctx, cfg, sc, out(cmd), cmd.ErrOrStderr())
+			return serve(ctx, cfg, sc, proxies, out(cmd), cmd.ErrOrStderr())
 		},
 	}
 	c.Flags().StringVar(&sc.addr, "addr", "127.0.0.1:8080", "address to listen on")
@@ -76,6 +87,10 @@ func newServeCmd(cfg *globalConfig) *cobra.Command {
 	c.Flags().StringVar(&sc.replica, "replica", "", "stream the journal to file:///path, sftp://user@host/path or s3://bucket/prefix (README, \"Copies off the machine\")")
 	c.Flags().StringVar(&sc.replicaKey, "replica-key", "", "SSH private key of an sftp:// replica")
 	c.Flags().DurationVar(&sc.replicaSync, "replica-sync", replica.DefaultSync, "how soon an acknowledged write is at the replica")
+	c.Flags().StringSliceVar(&sc.trustedProxies, "trusted-proxy", nil,
+		"CIDR (or address) of a reverse proxy whose X-Forwarded-For names the client; repeatable or comma-separated")
+	c.Flags().StringArrayVar(&sc.allowedHosts, "allowed-host", nil,
+		"a host name the server answers to besides localhost, its address and --public-url's host; repeatable")
 	return c
 }
 
@@ -91,7 +106,40 @@ func checkWatchFlags(wc watch.Config) error {
 	return nil
 }
 
-func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stderr io.Writer) error {
+// parseTrustedProxies reads --trusted-proxy: CIDRs such as 10.0.0.0/8, or
+// single addresses.
+func parseTrustedProxies(values []string) ([]netip.Prefix, error) {
+	var prefixes []netip.Prefix
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				return nil, fmt.Errorf("--trusted-proxy %q is not a CIDR such as 127.0.0.1/32 or 10.0.0.0/8, nor an IP address", v)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		if p.Addr().Is4In6() && p.Bits() >= 96 { // ::ffff:10.0.0.0/104 is 10.0.0.0/8
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
+		prefixes = append(prefixes, p.Masked())
+	}
+	return prefixes, nil
+}
+
+// checkAllowedHosts refuses an --allowed-host that is not a host name: a
+// URL, a port or a path would never match a request's Host.
+func checkAllowedHosts(names []string) error {
+	for _, n := range names {
+		if n == "" || strings.ContainsAny(n, ":/ @?#[]") {
+			return fmt.Errorf("--allowed-host %q is not a host name (such as journal.example.com, without scheme or port)", n)
+		}
+	}
+	return nil
+}
+
+func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, proxies []netip.Prefix, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	defer server.TuneGC()()
 	if err := mkdirData(cfg.dataDir); err != nil {
@@ -149,10 +197,13 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 		return err
 	}
 	srv := server.New(server.Config{
-		PublicURL:    publicURL,
-		Secret:       d.secret,
-		RateLimit:    sc.rateLimit,
-		AuthFailures: server.DefaultAuthFailures,
+		PublicURL:      publicURL,
+		Secret:         d.secret,
+		RateLimit:      sc.rateLimit,
+		AuthFailures:   server.DefaultAuthFailures,
+		ListenAddr:     sc.addr, // as given: a name in it is one the server answers to
+		AllowedHosts:   sc.allowedHosts,
+		TrustedProxies: proxies,
 	}, d.db, d.files, logger)
 	var watcher *watch.Watcher
 	if sc.watch.Dir != "" {
@@ -187,7 +238,8 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, stdout, stder
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
-	logger.Info("listening", "addr", ln.Addr().String(), "data", cfg.dataDir, "public_url", publicURL)
+	logger.Info("listening", "addr", ln.Addr().String(), "data", cfg.dataDir, "public_url", publicURL,
+		"allowed_hosts", sc.allowedHosts, "trusted_proxies", proxies)
 	if !loopback(ln.Addr()) {
 		logger.Warn("listening beyond this machine: API keys and journal data travel in clear text over the network; "+
 			"serve on 127.0.0.1 behind a reverse proxy that adds TLS (README, \"Behind a reverse proxy\")", "addr", ln.Addr().String())

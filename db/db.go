@@ -337,9 +337,10 @@ func inTx[R any](ctx context.Context, begin func(context.Context) (txn, error), 
 	if err != nil {
 		return zero, err
 	}
-	defer tx.Rollback()
+	defer tx.Rollback() // after a panic; a no-op once the transaction has ended
 	r, err := fn(tx)
 	if err != nil {
+		tx.rollbackFor(err)
 		return zero, err
 	}
 	return r, tx.Commit()

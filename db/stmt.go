@@ -115,9 +115,13 @@ func (t txn) Commit() error {
 }
 
 // Rollback undoes the transaction; a write undoes only itself.
-func (t txn) Rollback() error {
+func (t txn) Rollback() error { return t.rollbackFor(nil) }
+
+// rollbackFor is Rollback of a transaction that failed with cause, which a
+// write's group may need to hear (see member.rollback).
+func (t txn) rollbackFor(cause error) error {
 	if t.m != nil {
-		return t.m.rollback()
+		return t.m.rollback(cause)
 	}
 	return t.Tx.Rollback()
 }

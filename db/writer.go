@@ -125,8 +125,10 @@ func (m *member) commit() error {
 	return g.err
 }
 
-// rollback undoes the write alone; the rest of its group stays.
-func (m *member) rollback() error {
+// rollback undoes the write alone; the rest of its group stays. cause is
+// why the write failed (nil when unknown): when it made SQLite roll the
+// whole group back, the writes before this one hear it too.
+func (m *member) rollback(cause error) error {
 	if m.finished {
 		return sql.ErrTxDone
 	}
@@ -151,8 +153,9 @@ func (m *member) rollback() error {
 		if err != nil {
 			// SQLite rolled the whole transaction back (a full disk, an
 			// I/O error): the writes before this one are lost with it,
-			// and their callers must hear so.
-			w.fail(fmt.Errorf("the group of writes this one joined was rolled back: %w", err))
+			// and their callers must hear so, and why when it is a full
+			// disk (a 507, the same as this write's, not a 500).
+			w.fail(groupLost(cause, err))
 		}
 	}
 	w.release()
@@ -197,4 +200,15 @@ func (w *writer) end(err error) {
 	w.open = nil
 	g.err = err
 	close(g.done)
+}
+
+// groupLost is the error of the writes of a group that SQLite rolled back
+// when a later write of the group failed with cause (err is what undoing
+// that write alone then met). Only a full disk is passed on: another cause
+// (a conflict, a missing record) is that write's own, not the group's.
+func groupLost(cause, err error) error {
+	if IsStorageFull(cause) {
+		return fmt.Errorf("the group of writes this one joined was rolled back when a later write met a full disk: %w (%w)", cause, err)
+	}
+	return fmt.Errorf("the group of writes this one joined was rolled back: %w", err)
 }

@@ -19,7 +19,7 @@ func TestAccessLogNeverHoldsTheKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts.srv = server.New(server.Config{Secret: []byte(testSecret)}, ts.db, store, slog.New(slog.NewTextHandler(&logs, nil)))
+	ts.srv = server.New(server.Config{Secret: []byte(testSecret), AllowedHosts: []string{testHost}}, ts.db, store, slog.New(slog.NewTextHandler(&logs, nil)))
 	_, key := ts.newUser(t, "alice")
 	ok := ts.request(t, "GET", "/api/v1/accounts?limit=5", key, "")
 	// Change the key's last character (to x, or to y when it already is x).

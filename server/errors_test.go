@@ -230,7 +230,7 @@ func TestPanicRecovered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{}, nil, store, slog.New(slog.NewTextHandler(&logs, nil)))
+	srv := server.New(server.Config{AllowedHosts: []string{testHost}}, nil, store, slog.New(slog.NewTextHandler(&logs, nil)))
 	ts := &testServer{srv: srv}
 
 	// A well-formed key passes the checksum, so the server goes on to look it up.

@@ -66,10 +66,15 @@ func newTestServer(t testing.TB) *testServer {
 	if err != nil {
 		t.Fatalf("files.Open: %v", err)
 	}
-	cfg := server.Config{PublicURL: "http://journal.test", Secret: []byte(testSecret)}
+	cfg := server.Config{PublicURL: "http://journal.test", Secret: []byte(testSecret), AllowedHosts: []string{testHost}}
 	ts.srv = server.New(cfg, d, store, slog.New(slog.DiscardHandler))
 	return ts
 }
+
+// testHost is the Host of httptest.NewRequest's requests, a name the
+// test servers are told to answer to (a server answers only names it is
+// given: see TestHostCheck).
+const testHost = "example.com"
 
 // testSecret is the URL-signing key of test servers.
 const testSecret = "0123456789abcdef0123456789abcdef"

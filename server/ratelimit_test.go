@@ -22,7 +22,7 @@ func limitedServer(t *testing.T, perSecond float64, authFailures int) (*testServ
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts.srv = server.New(server.Config{RateLimit: perSecond, AuthFailures: authFailures, Now: func() time.Time { return now }},
+	ts.srv = server.New(server.Config{AllowedHosts: []string{testHost}, RateLimit: perSecond, AuthFailures: authFailures, Now: func() time.Time { return now }},
 		ts.db, store, slog.New(slog.DiscardHandler))
 	return ts, &now
 }

@@ -27,7 +27,8 @@ func TestOnlyTheDownloadAndTheDocumentArePublic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(Config{}, d, store, slog.New(slog.DiscardHandler))
+	// example.com is httptest.NewRequest's Host.
+	s := New(Config{AllowedHosts: []string{"example.com"}}, d, store, slog.New(slog.DiscardHandler))
 	const download, document = "GET /api/v1/files/{id}/{name}", "GET /api/v1/openapi.json"
 	fill := strings.NewReplacer("{id}", "0194d2f0-0000-7000-8000-000000000001", "{root}", "ES", "{name}", "x.pdf")
 	for _, rt := range s.routes() {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"path"
 	"runtime/debug"
 	"strings"
@@ -55,6 +56,15 @@ type Config struct {
 	// Secret is the data directory's key for signing document URLs
 	// (files.SecretSize random bytes); without one, New makes a random key.
 	Secret []byte
+	// ListenAddr is the address the server listens on (host:port), and
+	// AllowedHosts more names it answers to: a request whose Host is none
+	// of them, localhost, the public URL's host or an IP address is
+	// refused with 421 before anything else (DNS rebinding; see hostNames).
+	ListenAddr   string
+	AllowedHosts []string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (see clientAddr); from any other address it is ignored.
+	TrustedProxies []netip.Prefix
 }
 
 // Server serves the API. It is an http.Handler.
@@ -68,6 +78,7 @@ type Server struct {
 	uploads *upload.Uploads
 	docs    *upload.Documents
 	pages   *web.Pages
+	hosts   hostNames
 }
 
 // The defaults of the upload limits (Config).
@@ -118,7 +129,8 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux(),
 		auth: auth.New(d, cfg.RateLimit, cfg.AuthFailures, cfg.Now), uploads: upload.New(upload.Limits{MaxUploads: cfg.MaxUploads, MaxPerClient: cfg.MaxUploadsPerClient,
 			Wait: cfg.UploadWait, MinRate: cfg.UploadMinRate, RateWindow: cfg.UploadRateWindow}),
-		docs: &upload.Documents{DB: d, Files: store, Log: logger, PublicURL: cfg.PublicURL, Secret: cfg.Secret}}
+		docs:  &upload.Documents{DB: d, Files: store, Log: logger, PublicURL: cfg.PublicURL, Secret: cfg.Secret},
+		hosts: newHostNames(cfg.ListenAddr, cfg.PublicURL, cfg.AllowedHosts)}
 	for _, rt := range s.routes() {
 		s.mux.Handle(rt.pattern, s.wrap(rt))
 	}
@@ -261,8 +273,9 @@ func (s *Server) wrap(rt route) http.Handler {
 	})
 }
 
-// ServeHTTP gives every request an id, recovers panics into a 500, logs the
-// request (never its key), and answers unknown routes and wrong methods in
+// ServeHTTP gives every request an id and its client address, refuses a
+// Host the journal does not answer to, recovers panics into a 500, logs
+// the request (never its key), and answers unknown routes and wrong methods in
 // JSON rather than the mux's plain text.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
@@ -274,7 +287,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// download sets its own caching.
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
-	r = r.WithContext(problem.WithRequestID(r.Context(), id))
+	client := clientAddr(r, s.cfg.TrustedProxies)
+	r = r.WithContext(auth.WithClientAddr(problem.WithRequestID(r.Context(), id), client))
 	rec := &statusRecorder{ResponseWriter: w}
 	defer func() {
 		if v := recover(); v != nil {
@@ -287,9 +301,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(rec, r, problem.Internal)
 			}
 		}
-		s.log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
+		s.log.Info("request", "request_id", id, "client", client, "method", r.Method, "path", r.URL.Path,
 			"status", rec.status, "bytes", rec.bytes, "duration", time.Since(start))
 	}()
+	if !s.hosts.allow(r.Host) {
+		// Before the route, the key, the limits and the body: a page that
+		// reached the journal through a name it does not own gets nothing,
+		// and the request's URL (a signed link, say) is passed on to none.
+		h.Set("Referrer-Policy", "no-referrer")
+		s.log.Warn("refused a request for a host name this server does not answer to (if the name is yours: serve --allowed-host NAME)",
+			"request_id", id, "host", r.Host, "client", client)
+		s.writeError(rec, r, problem.Misdirected)
+		return
+	}
 	if _, pattern := s.mux.Handler(r); pattern == "" || r.URL.Path != cleanPath(r.URL.Path) {
 		// The mux would answer 404 or 405 (with Allow) in plain text, or
 		// redirect a path such as /api/v1//accounts with an HTML body.

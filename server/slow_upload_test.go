@@ -29,7 +29,7 @@ func slowEnv(t *testing.T, cfg server.Config) (*testServer, *httptest.Server, st
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Secret = []byte(testSecret)
+	cfg.Secret, cfg.PublicURL, cfg.AllowedHosts = []byte(testSecret), "http://journal.test", []string{testHost}
 	ts.srv = server.New(cfg, ts.db, store, slog.New(slog.DiscardHandler))
 	_, key := ts.newUser(t, "alice")
 	ts.createAccount(t, key, `{"account_number": "A-1"}`)
@@ -44,8 +44,9 @@ func slowEnv(t *testing.T, cfg server.Config) (*testServer, *httptest.Server, st
 // only once it holds its slots: held is called then, and the file part
 // starts. It arrives at 1 KiB every 20 ms until slow is
 // closed, then a byte every 20 ms, and never ends. trickle returns the
-// server's answer, status and code, or 0 when ctx ends first.
-func trickle(ctx context.Context, t *testing.T, hs *httptest.Server, key, from string, slow <-chan struct{}, held func()) (status int, code string) {
+// server's answer, status and code, or 0 when ctx ends first. header are
+// more header lines ("X-Forwarded-For: 203.0.113.1").
+func trickle(ctx context.Context, t *testing.T, hs *httptest.Server, key, from string, slow <-chan struct{}, held func(), header ...string) (status int, code string) {
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
 	conn, err := d.DialContext(ctx, "tcp", hs.Listener.Addr().String())
 	if err != nil {
@@ -62,8 +63,12 @@ func trickle(ctx context.Context, t *testing.T, hs *httptest.Server, key, from s
 	mw.CreateFormFile("file", "slow.pdf")
 	head.WriteString("%PDF-1.4\n")
 	const rest = 1 << 20 // the file's bytes after its first line, of which one never comes
+	var more strings.Builder
+	for _, h := range header {
+		more.WriteString(h + "\r\n")
+	}
 	fmt.Fprintf(conn, "POST /api/v1/documents HTTP/1.1\r\nHost: journal.test\r\nAuthorization: Bearer %s\r\n"+
-		"Content-Type: %s\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", key, mw.FormDataContentType(), head.Len()+rest)
+		"Content-Type: %s\r\nContent-Length: %d\r\nExpect: 100-continue\r\n%s\r\n", key, mw.FormDataContentType(), head.Len()+rest, more.String())
 	br := bufio.NewReader(conn)
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {

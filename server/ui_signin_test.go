@@ -131,7 +131,7 @@ func TestFormOriginIsSchemeHostAndPort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts.srv = server.New(server.Config{PublicURL: "https://journal.example.com", Secret: []byte(testSecret)}, ts.db, store, slog.New(slog.DiscardHandler))
+	ts.srv = server.New(server.Config{PublicURL: "https://journal.example.com", Secret: []byte(testSecret), AllowedHosts: []string{testHost}}, ts.db, store, slog.New(slog.DiscardHandler))
 	_, key := ts.newUser(t, "alice")
 	for _, tt := range []struct {
 		origin string

@@ -22,7 +22,7 @@ func TestUploadsInFlightLimited(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts.srv = server.New(server.Config{Secret: []byte(testSecret), MaxUploads: 1, UploadWait: 20 * time.Millisecond},
+	ts.srv = server.New(server.Config{Secret: []byte(testSecret), AllowedHosts: []string{testHost}, MaxUploads: 1, UploadWait: 20 * time.Millisecond},
 		ts.db, store, slog.New(slog.DiscardHandler))
 	_, key := ts.newUser(t, "alice")
 	ts.createAccount(t, key, `{"account_number": "A-1"}`)

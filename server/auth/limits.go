@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"math"
 	"net"
 	"net/http"
@@ -120,12 +121,25 @@ func take(lim *rate.Limiter, now time.Time) (bool, time.Duration) {
 	return true, 0
 }
 
-// ClientAddr is the request's peer address without its port. Headers such
-// as X-Forwarded-For are not trusted: anyone can send them.
+// ClientAddr is the address the request comes from, for the per-address
+// limits, the upload slots and the access log: what WithClientAddr put in
+// its context (the server sets it once, as a request arrives, from the
+// peer address and, behind a trusted proxy, X-Forwarded-For), else the
+// peer's address without its port.
 func ClientAddr(r *http.Request) string {
+	if addr, ok := r.Context().Value(ctxClientAddr{}).(string); ok {
+		return addr
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+type ctxClientAddr struct{}
+
+// WithClientAddr gives a request's context the address it comes from.
+func WithClientAddr(ctx context.Context, addr string) context.Context {
+	return context.WithValue(ctx, ctxClientAddr{}, addr)
 }

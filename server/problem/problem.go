@@ -54,6 +54,11 @@ var StorageFull = &Problem{Status: http.StatusInsufficientStorage, Code: "STORAG
 // StorageFullRetry is the Retry-After of a 507, in seconds.
 const StorageFullRetry = 60
 
+// Misdirected is the 421 of a request whose Host names no name the
+// journal answers to (DESIGN §15: DNS rebinding).
+var Misdirected = &Problem{Status: http.StatusMisdirectedRequest, Code: "MISDIRECTED_REQUEST",
+	Message: "This server does not answer to that host name; use its address or public URL, or allow the name with serve --allowed-host"}
+
 // TooLarge refuses a JSON body over its 1 MiB limit.
 var TooLarge = &Problem{Status: http.StatusRequestEntityTooLarge, Code: "PAYLOAD_TOO_LARGE",
 	Message: "Request body exceeds the limit of 1 MiB"}
