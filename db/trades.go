@@ -109,6 +109,12 @@ type Execution struct {
 // account's details, its risk-rule evaluations and its documents.
 type EnrichedTrade struct {
 	Trade
+	TradeDetails
+}
+
+// TradeDetails are what the single-trade read adds to the trade, in the
+// order it answers them, after the trade's own fields.
+type TradeDetails struct {
 	StarRating                         *int             `json:"star_rating"`
 	ReviewNotes                        json.RawMessage  `json:"review_notes"`
 	StopLossLevels                     []trading.Level  `json:"stop_loss_levels"`
@@ -543,7 +549,8 @@ func (l *tradeLinks) dest() []any {
 func (l *tradeLinks) enrich(ctx context.Context, q querier, t Trade) (EnrichedTrade, error) {
 	var err error
 	id := t.ID
-	e := EnrichedTrade{AccountNumber: l.accountNumber, PropFirm: l.propFirm, FirmsLogo: l.firmsLogo}
+	var e EnrichedTrade
+	e.AccountNumber, e.PropFirm, e.FirmsLogo = l.accountNumber, l.propFirm, l.firmsLogo
 	t.Tags = []TagRef{}
 	if l.hasTags {
 		tags, err := loadTags(ctx, q, tradeTags, []string{id})
