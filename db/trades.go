@@ -513,6 +513,56 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 	return l.enrich(ctx, q, t)
 }
 
+// TradeJSON is the single-trade read (Trade) as the API encodes it, for a
+// trade that links to nothing its row does not hold, as most trades: no
+// tags, documents, strategies, rule evaluations or playbook. Such a trade
+// is its stored listing (which holds its fields and fills as Trade reads
+// them) followed by its details, read in one statement, which needs no
+// transaction to see one snapshot. For any other trade, or one not listed
+// yet, it is nil, and the caller reads the trade with Trade.
+func (db *DB) TradeJSON(ctx context.Context, userID, id string) ([]byte, error) {
+	stmt, err := db.readStmts.prepared(ctx, tradeJSONQuery)
+	if err != nil {
+		return nil, err
+	}
+	var listing []byte
+	var r tradeReview
+	var l tradeLinks
+	dest := append([]any{&listing, &r.starRating, &r.reviewNotes, &r.stops, &r.targets, &r.playbookID, &r.reviewedAt, &r.rRatio},
+		l.dest()...)
+	err = stmt.QueryRowContext(ctx, userID, id).Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("Trade")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(listing) < 2 || listing[len(listing)-1] != '}' || r.playbookID != nil ||
+		l.hasTags || l.hasStrategies || l.hasEvaluations || l.hasDocuments {
+		return nil, nil
+	}
+	details, err := EncodeJSON(l.details(r))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(listing)+len(details))
+	out = append(out, listing[:len(listing)-1]...)
+	out = append(out, ',')
+	return append(out, details[1:]...), nil
+}
+
+// tradeJSONQuery reads what TradeJSON needs, in tradeLinks' order after the
+// listing and the review (no playbook's title: a trade with a playbook is
+// read whole).
+const tradeJSONQuery = `SELECT t.listing, t.star_rating, t.review_notes, t.stop_loss_levels, t.take_profit_levels,
+	t.playbook_id, t.reviewed_at, t.r_ratio, a.account_number, a.prop_firm, a.firms_logo, NULL,
+	EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id),
+	EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = t.id),
+	EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = t.id),
+	EXISTS (SELECT 1 FROM trade_documents WHERE trade_id = t.id)
+	FROM trades t JOIN accounts a ON a.id = t.account_id
+	WHERE t.user_id = ? AND t.id = ?`
+
 // savedTrade is the enriched answer to a save, built from the trade as it
 // was just written, fills included: only what it links to is read.
 func savedTrade(ctx context.Context, q querier, t Trade) (EnrichedTrade, error) {
@@ -545,12 +595,35 @@ func (l *tradeLinks) dest() []any {
 		&l.hasDocuments}
 }
 
+// details are a trade's details from its review and the links read beside
+// it, with every list empty: enrich loads those the trade has.
+func (l *tradeLinks) details(r tradeReview) TradeDetails {
+	d := TradeDetails{AccountNumber: l.accountNumber, PropFirm: l.propFirm, FirmsLogo: l.firmsLogo}
+	d.StarRating = r.starRating
+	d.ReviewNotes = rawOr(deref(r.reviewNotes), "null")
+	d.StopLossLevels = orEmpty(r.stops)
+	d.TakeProfitLevels = orEmpty(r.targets)
+	d.RRatio, d.PlaybookID, d.ReviewedAt = r.rRatio, r.playbookID, r.reviewedAt
+	if d.RRatio != nil {
+		basis := "planned"
+		d.RRatioBasis = &basis
+	}
+	if d.PlaybookID != nil {
+		d.Playbooks = &PlaybookRef{ID: *d.PlaybookID, Title: l.playbookTitle.String}
+	}
+	d.CriteriaChecklist = []ChecklistItem{}
+	d.TradeGroupRiskManagementStrategies = []TradeStrategy{}
+	d.RiskManagementStrategyIDs = []string{}
+	d.TradeRuleEvaluations = []RuleEvaluation{}
+	d.Documents, d.DocumentIDs = []TradeDocument{}, []string{}
+	return d
+}
+
 // enrich adds the review, the links and what the trade has to t.
 func (l *tradeLinks) enrich(ctx context.Context, q querier, t Trade) (EnrichedTrade, error) {
 	var err error
 	id := t.ID
-	var e EnrichedTrade
-	e.AccountNumber, e.PropFirm, e.FirmsLogo = l.accountNumber, l.propFirm, l.firmsLogo
+	e := EnrichedTrade{TradeDetails: l.details(t.review)}
 	t.Tags = []TagRef{}
 	if l.hasTags {
 		tags, err := loadTags(ctx, q, tradeTags, []string{id})
@@ -559,7 +632,6 @@ func (l *tradeLinks) enrich(ctx context.Context, q querier, t Trade) (EnrichedTr
 		}
 		t.Tags = tags[id]
 	}
-	e.Documents, e.DocumentIDs = []TradeDocument{}, []string{}
 	if l.hasDocuments {
 		if e.Documents, err = loadTradeDocuments(ctx, q, id); err != nil {
 			return EnrichedTrade{}, err
@@ -569,34 +641,18 @@ func (l *tradeLinks) enrich(ctx context.Context, q querier, t Trade) (EnrichedTr
 		e.DocumentIDs = append(e.DocumentIDs, d.ID)
 	}
 	t.DocumentCount = len(e.Documents)
-	r := t.review
 	e.Trade = t
-	e.StarRating = r.starRating
-	e.ReviewNotes = rawOr(deref(r.reviewNotes), "null")
-	e.StopLossLevels = orEmpty(r.stops)
-	e.TakeProfitLevels = orEmpty(r.targets)
-	e.RRatio, e.PlaybookID, e.ReviewedAt = r.rRatio, r.playbookID, r.reviewedAt
-	if e.RRatio != nil {
-		basis := "planned"
-		e.RRatioBasis = &basis
-	}
-	if e.PlaybookID != nil {
-		e.Playbooks = &PlaybookRef{ID: *e.PlaybookID, Title: l.playbookTitle.String}
-	}
 	if e.CriteriaChecklist, err = loadChecklist(ctx, q, id, e.PlaybookID); err != nil {
 		return EnrichedTrade{}, err
 	}
-	e.TradeGroupRiskManagementStrategies = []TradeStrategy{}
 	if l.hasStrategies {
 		if e.TradeGroupRiskManagementStrategies, err = loadTradeStrategies(ctx, q, id); err != nil {
 			return EnrichedTrade{}, err
 		}
 	}
-	e.RiskManagementStrategyIDs = []string{}
 	for _, s := range e.TradeGroupRiskManagementStrategies {
 		e.RiskManagementStrategyIDs = append(e.RiskManagementStrategyIDs, s.StrategyID)
 	}
-	e.TradeRuleEvaluations = []RuleEvaluation{}
 	if l.hasEvaluations {
 		if e.TradeRuleEvaluations, err = loadEvaluations(ctx, q, id); err != nil {
 			return EnrichedTrade{}, err
