@@ -225,8 +225,12 @@ func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Tr
 		if err := insertTrade(ctx, tx, userID, &t); err != nil {
 			return Trade{}, err
 		}
-		if t.Tags, err = setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
-			return Trade{}, err
+		// A new trade has the tags it was given: none unless some were.
+		t.Tags = []TagRef{}
+		if len(in.TagIDs.Value) > 0 {
+			if t.Tags, err = setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
+				return Trade{}, err
+			}
 		}
 		if err := tradeDocuments.set(ctx, tx, userID, t.ID, in.DocumentIDs); err != nil {
 			return Trade{}, err
