@@ -308,31 +308,40 @@ func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFill
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE trades SET side = ?, quantity = ?, entry_price = ?, exit_price = ?,
+	// One statement, which sets the indexed columns a group at a time,
+	// only when changed (tradeKeys); the account and the playbook, each the
+	// key of indexes of their own (and the account that of the count
+	// trigger), each alone.
+	keys, stored := t.keys(), t.stored
+	all := !stored.read
+	set := []byte(`UPDATE trades SET side = ?, quantity = ?, entry_price = ?, exit_price = ?,
 		exit_date = ?, status_override = ?, asset_class_set = ?, point_value = ?, updated_at = ?, star_rating = ?,
-		review_notes = ?, stop_loss_levels = ?, take_profit_levels = ?, reviewed_at = ?, exit_date_set = ?, listing = ?
-		WHERE user_id = ? AND id = ?`,
-		t.Side, t.Quantity, t.EntryPrice, t.ExitPrice, t.ExitDate, t.statusOverride, t.assetClassSet, t.PointValue,
+		review_notes = ?, stop_loss_levels = ?, take_profit_levels = ?, reviewed_at = ?, exit_date_set = ?, listing = ?`)
+	args := []any{t.Side, t.Quantity, t.EntryPrice, t.ExitPrice, t.ExitDate, t.statusOverride, t.assetClassSet, t.PointValue,
 		t.UpdatedAt, t.review.starRating, t.review.reviewNotes, t.review.stops, t.review.targets, t.review.reviewedAt,
-		t.exitDateSet, listing, userID, t.ID); err != nil {
+		t.exitDateSet, listing}
+	list, was := keys.list, stored.list
+	if all || list.symbol != was.symbol || list.root != was.root || list.entryDate != was.entryDate ||
+		list.entryTime != was.entryTime || list.hasEntryTime != was.hasEntryTime || list.assetClass != was.assetClass {
+		set = append(set, `, symbol = ?, root = ?, entry_date = ?, entry_time = ?, asset_class = ?`...)
+		args = append(args, t.Symbol, t.root, t.EntryDate, t.EntryTime, t.AssetClass)
+	}
+	if all || list.accountID != was.accountID {
+		set = append(set, `, account_id = ?`...)
+		args = append(args, t.AccountID)
+	}
+	if all || list.playbookID != was.playbookID || list.hasPlaybook != was.hasPlaybook {
+		set = append(set, `, playbook_id = ?`...)
+		args = append(args, t.review.playbookID)
+	}
+	if all || keys.totals != stored.totals {
+		set = append(set, `, exit_time = ?, gross_pnl = ?, net_pnl = ?, total_commission = ?, status = ?, r_ratio = ?,
+		day = ?, hold_seconds = ?`...)
+		args = append(args, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.review.rRatio, t.day, t.holdSeconds)
+	}
+	set = append(set, ` WHERE user_id = ? AND id = ?`...)
+	if _, err := tx.ExecContext(ctx, string(set), append(args, userID, t.ID)...); err != nil {
 		return err
-	}
-	// The indexed columns, a group at a time, only when changed (tradeKeys).
-	keys := t.keys()
-	if keys.list != t.stored.list || !t.stored.read {
-		if _, err := tx.ExecContext(ctx, `UPDATE trades SET account_id = ?, symbol = ?, root = ?, entry_date = ?,
-			entry_time = ?, playbook_id = ?, asset_class = ? WHERE user_id = ? AND id = ?`,
-			t.AccountID, t.Symbol, t.root, t.EntryDate, t.EntryTime, t.review.playbookID, t.AssetClass, userID, t.ID); err != nil {
-			return err
-		}
-	}
-	if keys.totals != t.stored.totals || !t.stored.read {
-		if _, err := tx.ExecContext(ctx, `UPDATE trades SET exit_time = ?, gross_pnl = ?, net_pnl = ?,
-			total_commission = ?, status = ?, r_ratio = ?, day = ?, hold_seconds = ? WHERE user_id = ? AND id = ?`,
-			t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.review.rRatio, t.day, t.holdSeconds,
-			userID, t.ID); err != nil {
-			return err
-		}
 	}
 	t.stored = keys
 	if replaceFills {
