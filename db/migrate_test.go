@@ -330,3 +330,70 @@ func TestMigrateTradeDocuments(t *testing.T) {
 		t.Errorf("trade_documents after migrating: %d rows, %v", links, err)
 	}
 }
+
+// TestMigratePartialPlaybookIndex: a journal of schema 10 gets a
+// trades_playbook that holds only the trades with a playbook (schema 14),
+// with every trade kept, and the index still finds a playbook's trades for
+// the list's filter and for the playbook's deletion, which unlinks them.
+func TestMigratePartialPlaybookIndex(t *testing.T) {
+	trade := func(id, playbook string) string {
+		return `INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price, exit_price, entry_date,
+			entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission, status, asset_class, point_value,
+			playbook_id, day, created_at, updated_at)
+			VALUES ('` + id + `', 'u1', 'a1', 'MNQZ5', 'MNQ', 'long', 1, 21000, 21010, '2025-12-01', '09:31:00', '2025-12-01',
+			'09:45:00', 20, 20, 0, 'win', 'futures', 2, ` + playbook + `, '2025-12-01', '2025-12-01T00:00:00.000Z',
+			'2025-12-01T00:00:00.000Z')`
+	}
+	path := oldJournal(t, 10,
+		`INSERT INTO users (id, name, created_at) VALUES ('u1', 'alice', '2025-12-01T00:00:00.000Z')`,
+		`INSERT INTO accounts (id, user_id, account_number, account_type, created_at, updated_at)
+			VALUES ('a1', 'u1', 'APEX-1', 'prop', '2025-12-01T00:00:00.000Z', '2025-12-01T00:00:00.000Z')`,
+		`INSERT INTO playbooks (id, user_id, title, created_at, updated_at)
+			VALUES ('p1', 'u1', 'ORB', '2025-12-01T00:00:00.000Z', '2025-12-01T00:00:00.000Z')`,
+		trade("t1", "'p1'"), trade("t2", "NULL"), trade("t3", "NULL"),
+	)
+	d, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open migrates: %v", err)
+	}
+	defer d.Close()
+	ctx := t.Context()
+	var def string
+	var entries int
+	if err := d.read.QueryRowContext(ctx, `SELECT sql FROM sqlite_schema WHERE name = 'trades_playbook'`).Scan(&def); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(def, "WHERE playbook_id IS NOT NULL") {
+		t.Errorf("trades_playbook after migrating: %s", def)
+	}
+	// INDEXED BY fails unless the index can serve the query.
+	if err := d.read.QueryRowContext(ctx, `SELECT count(*) FROM trades INDEXED BY trades_playbook WHERE playbook_id IS NOT NULL`).Scan(&entries); err != nil {
+		t.Fatal(err)
+	}
+	if entries != 1 {
+		t.Errorf("trades_playbook holds %d entries, want 1 (the trade with a playbook)", entries)
+	}
+	all, total, err := d.Trades(ctx, "u1", TradeFilter{}, Page{Limit: 10})
+	if err != nil || total != 3 || len(all) != 3 {
+		t.Fatalf("trades after migrating: %d of %d, %v", len(all), total, err)
+	}
+	f := TradeFilter{PlaybookID: "p1"}
+	listed, total, err := d.Trades(ctx, "u1", f, Page{Limit: 10})
+	if err != nil || total != 1 || len(listed) != 1 || listed[0].ID != "t1" {
+		t.Fatalf("playbook p1's trades: %d of %d, %v", len(listed), total, err)
+	}
+	plan, err := d.QueryPlan(ctx, "u1", f, Page{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := strings.Join(plan, "; "); strings.Contains(text, "SCAN t") && !strings.Contains(text, "COVERING INDEX") {
+		t.Errorf("the playbook filter scans the trades: %s", text)
+	}
+	if _, err := d.DeletePlaybook(ctx, "u1", "p1"); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := d.Trade(ctx, "u1", "t1")
+	if err != nil || tr.PlaybookID != nil {
+		t.Errorf("t1 after its playbook was deleted: playbook %v, %v", tr.PlaybookID, err)
+	}
+}

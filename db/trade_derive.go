@@ -292,6 +292,19 @@ func (db *DB) saveReviewLinks(ctx context.Context, tx txn, userID string, t *Tra
 		return err
 	}
 	after := dayKey{t.AccountID, t.EntryDate}
+	// A new trade has no evaluations, and strategies only when the user has
+	// some: a user without strategies (most) has none on any trade, so
+	// there is nothing to evaluate or re-check, and the day's trades need
+	// not be searched.
+	if before == (dayKey{}) && !in.RiskManagementStrategyIDs.Set {
+		var none bool
+		if err := tx.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM strategies WHERE user_id = ?)`, userID).Scan(&none); err != nil {
+			return err
+		}
+		if none {
+			return nil
+		}
+	}
 	// Most trades are checked against no strategy and share their days with
 	// no trade that is: one probe says so, and then there is nothing to
 	// evaluate, clear or re-check.

@@ -49,12 +49,58 @@ func checkListings(t testing.TB, d *DB) {
 				if !bytes.Equal(listed[i], want) {
 					t.Errorf("trade %s listed as\n%s\nread from its rows as\n%s", trades[i].ID, listed[i], want)
 				}
+				checkTradeJSON(t, d, user, trades[i].ID)
 			}
 			if len(trades) < page.Limit {
 				break
 			}
 		}
 	}
+}
+
+// checkTradeJSON fails t unless TradeJSON of the trade is the encoding of
+// the whole single-trade read (Trade), or nil for a trade that links to
+// something its row does not hold (tags, documents, strategies, rule
+// evaluations, a playbook), which the server then reads with Trade.
+func checkTradeJSON(t testing.TB, d *DB, userID, id string) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := d.TradeJSON(ctx, userID, id)
+	if err != nil {
+		t.Fatalf("TradeJSON(%s): %v", id, err)
+	}
+	e, err := d.Trade(ctx, userID, id)
+	if err != nil {
+		t.Fatalf("Trade(%s): %v", id, err)
+	}
+	links := len(e.Tags) > 0 || len(e.Documents) > 0 || len(e.TradeGroupRiskManagementStrategies) > 0 ||
+		len(e.TradeRuleEvaluations) > 0 || e.PlaybookID != nil
+	if got == nil {
+		if !links && !unlistedTrade(t, d, id) {
+			t.Errorf("TradeJSON(%s) is nil for a listed trade that links to nothing", id)
+		}
+		return
+	}
+	if links {
+		t.Errorf("TradeJSON(%s) answered a trade with links from its listing:\n%s", id, got)
+	}
+	want, err := EncodeJSON(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("trade %s from its listing:\n%s\nread whole:\n%s", id, got, want)
+	}
+}
+
+// unlistedTrade is whether the trade has no listing.
+func unlistedTrade(t testing.TB, d *DB, id string) bool {
+	t.Helper()
+	var none bool
+	if err := d.read.QueryRowContext(context.Background(), `SELECT listing IS NULL FROM trades WHERE id = ?`, id).Scan(&none); err != nil {
+		t.Fatal(err)
+	}
+	return none
 }
 
 // unlisted counts the trades without a listing.

@@ -109,6 +109,12 @@ type Execution struct {
 // account's details, its risk-rule evaluations and its documents.
 type EnrichedTrade struct {
 	Trade
+	TradeDetails
+}
+
+// TradeDetails are what the single-trade read adds to the trade, in the
+// order it answers them, after the trade's own fields.
+type TradeDetails struct {
 	StarRating                         *int             `json:"star_rating"`
 	ReviewNotes                        json.RawMessage  `json:"review_notes"`
 	StopLossLevels                     []trading.Level  `json:"stop_loss_levels"`
@@ -219,8 +225,12 @@ func (db *DB) CreateTrade(ctx context.Context, userID string, in TradeInput) (Tr
 		if err := insertTrade(ctx, tx, userID, &t); err != nil {
 			return Trade{}, err
 		}
-		if t.Tags, err = setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
-			return Trade{}, err
+		// A new trade has the tags it was given: none unless some were.
+		t.Tags = []TagRef{}
+		if len(in.TagIDs.Value) > 0 {
+			if t.Tags, err = setTags(ctx, tx, userID, tradeTags, t.ID, in.TagIDs); err != nil {
+				return Trade{}, err
+			}
 		}
 		if err := tradeDocuments.set(ctx, tx, userID, t.ID, in.DocumentIDs); err != nil {
 			return Trade{}, err
@@ -298,31 +308,40 @@ func saveTrade(ctx context.Context, tx txn, userID string, t *Trade, replaceFill
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE trades SET side = ?, quantity = ?, entry_price = ?, exit_price = ?,
+	// One statement, which sets the indexed columns a group at a time,
+	// only when changed (tradeKeys); the account and the playbook, each the
+	// key of indexes of their own (and the account that of the count
+	// trigger), each alone.
+	keys, stored := t.keys(), t.stored
+	all := !stored.read
+	set := []byte(`UPDATE trades SET side = ?, quantity = ?, entry_price = ?, exit_price = ?,
 		exit_date = ?, status_override = ?, asset_class_set = ?, point_value = ?, updated_at = ?, star_rating = ?,
-		review_notes = ?, stop_loss_levels = ?, take_profit_levels = ?, reviewed_at = ?, exit_date_set = ?, listing = ?
-		WHERE user_id = ? AND id = ?`,
-		t.Side, t.Quantity, t.EntryPrice, t.ExitPrice, t.ExitDate, t.statusOverride, t.assetClassSet, t.PointValue,
+		review_notes = ?, stop_loss_levels = ?, take_profit_levels = ?, reviewed_at = ?, exit_date_set = ?, listing = ?`)
+	args := []any{t.Side, t.Quantity, t.EntryPrice, t.ExitPrice, t.ExitDate, t.statusOverride, t.assetClassSet, t.PointValue,
 		t.UpdatedAt, t.review.starRating, t.review.reviewNotes, t.review.stops, t.review.targets, t.review.reviewedAt,
-		t.exitDateSet, listing, userID, t.ID); err != nil {
+		t.exitDateSet, listing}
+	list, was := keys.list, stored.list
+	if all || list.symbol != was.symbol || list.root != was.root || list.entryDate != was.entryDate ||
+		list.entryTime != was.entryTime || list.hasEntryTime != was.hasEntryTime || list.assetClass != was.assetClass {
+		set = append(set, `, symbol = ?, root = ?, entry_date = ?, entry_time = ?, asset_class = ?`...)
+		args = append(args, t.Symbol, t.root, t.EntryDate, t.EntryTime, t.AssetClass)
+	}
+	if all || list.accountID != was.accountID {
+		set = append(set, `, account_id = ?`...)
+		args = append(args, t.AccountID)
+	}
+	if all || list.playbookID != was.playbookID || list.hasPlaybook != was.hasPlaybook {
+		set = append(set, `, playbook_id = ?`...)
+		args = append(args, t.review.playbookID)
+	}
+	if all || keys.totals != stored.totals {
+		set = append(set, `, exit_time = ?, gross_pnl = ?, net_pnl = ?, total_commission = ?, status = ?, r_ratio = ?,
+		day = ?, hold_seconds = ?`...)
+		args = append(args, t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.review.rRatio, t.day, t.holdSeconds)
+	}
+	set = append(set, ` WHERE user_id = ? AND id = ?`...)
+	if _, err := tx.ExecContext(ctx, string(set), append(args, userID, t.ID)...); err != nil {
 		return err
-	}
-	// The indexed columns, a group at a time, only when changed (tradeKeys).
-	keys := t.keys()
-	if keys.list != t.stored.list || !t.stored.read {
-		if _, err := tx.ExecContext(ctx, `UPDATE trades SET account_id = ?, symbol = ?, root = ?, entry_date = ?,
-			entry_time = ?, playbook_id = ?, asset_class = ? WHERE user_id = ? AND id = ?`,
-			t.AccountID, t.Symbol, t.root, t.EntryDate, t.EntryTime, t.review.playbookID, t.AssetClass, userID, t.ID); err != nil {
-			return err
-		}
-	}
-	if keys.totals != t.stored.totals || !t.stored.read {
-		if _, err := tx.ExecContext(ctx, `UPDATE trades SET exit_time = ?, gross_pnl = ?, net_pnl = ?,
-			total_commission = ?, status = ?, r_ratio = ?, day = ?, hold_seconds = ? WHERE user_id = ? AND id = ?`,
-			t.ExitTime, t.GrossPnL, t.NetPnL, t.TotalCommission, t.Status, t.review.rRatio, t.day, t.holdSeconds,
-			userID, t.ID); err != nil {
-			return err
-		}
 	}
 	t.stored = keys
 	if replaceFills {
@@ -507,6 +526,56 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 	return l.enrich(ctx, q, t)
 }
 
+// TradeJSON is the single-trade read (Trade) as the API encodes it, for a
+// trade that links to nothing its row does not hold, as most trades: no
+// tags, documents, strategies, rule evaluations or playbook. Such a trade
+// is its stored listing (which holds its fields and fills as Trade reads
+// them) followed by its details, read in one statement, which needs no
+// transaction to see one snapshot. For any other trade, or one not listed
+// yet, it is nil, and the caller reads the trade with Trade.
+func (db *DB) TradeJSON(ctx context.Context, userID, id string) ([]byte, error) {
+	stmt, err := db.readStmts.prepared(ctx, tradeJSONQuery)
+	if err != nil {
+		return nil, err
+	}
+	var listing []byte
+	var r tradeReview
+	var l tradeLinks
+	dest := append([]any{&listing, &r.starRating, &r.reviewNotes, &r.stops, &r.targets, &r.playbookID, &r.reviewedAt, &r.rRatio},
+		l.dest()...)
+	err = stmt.QueryRowContext(ctx, userID, id).Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("Trade")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(listing) < 2 || listing[len(listing)-1] != '}' || r.playbookID != nil ||
+		l.hasTags || l.hasStrategies || l.hasEvaluations || l.hasDocuments {
+		return nil, nil
+	}
+	details, err := EncodeJSON(l.details(r))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(listing)+len(details))
+	out = append(out, listing[:len(listing)-1]...)
+	out = append(out, ',')
+	return append(out, details[1:]...), nil
+}
+
+// tradeJSONQuery reads what TradeJSON needs, in tradeLinks' order after the
+// listing and the review (no playbook's title: a trade with a playbook is
+// read whole).
+const tradeJSONQuery = `SELECT t.listing, t.star_rating, t.review_notes, t.stop_loss_levels, t.take_profit_levels,
+	t.playbook_id, t.reviewed_at, t.r_ratio, a.account_number, a.prop_firm, a.firms_logo, NULL,
+	EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id),
+	EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = t.id),
+	EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = t.id),
+	EXISTS (SELECT 1 FROM trade_documents WHERE trade_id = t.id)
+	FROM trades t JOIN accounts a ON a.id = t.account_id
+	WHERE t.user_id = ? AND t.id = ?`
+
 // savedTrade is the enriched answer to a save, built from the trade as it
 // was just written, fills included: only what it links to is read.
 func savedTrade(ctx context.Context, q querier, t Trade) (EnrichedTrade, error) {
@@ -539,11 +608,35 @@ func (l *tradeLinks) dest() []any {
 		&l.hasDocuments}
 }
 
+// details are a trade's details from its review and the links read beside
+// it, with every list empty: enrich loads those the trade has.
+func (l *tradeLinks) details(r tradeReview) TradeDetails {
+	d := TradeDetails{AccountNumber: l.accountNumber, PropFirm: l.propFirm, FirmsLogo: l.firmsLogo}
+	d.StarRating = r.starRating
+	d.ReviewNotes = rawOr(deref(r.reviewNotes), "null")
+	d.StopLossLevels = orEmpty(r.stops)
+	d.TakeProfitLevels = orEmpty(r.targets)
+	d.RRatio, d.PlaybookID, d.ReviewedAt = r.rRatio, r.playbookID, r.reviewedAt
+	if d.RRatio != nil {
+		basis := "planned"
+		d.RRatioBasis = &basis
+	}
+	if d.PlaybookID != nil {
+		d.Playbooks = &PlaybookRef{ID: *d.PlaybookID, Title: l.playbookTitle.String}
+	}
+	d.CriteriaChecklist = []ChecklistItem{}
+	d.TradeGroupRiskManagementStrategies = []TradeStrategy{}
+	d.RiskManagementStrategyIDs = []string{}
+	d.TradeRuleEvaluations = []RuleEvaluation{}
+	d.Documents, d.DocumentIDs = []TradeDocument{}, []string{}
+	return d
+}
+
 // enrich adds the review, the links and what the trade has to t.
 func (l *tradeLinks) enrich(ctx context.Context, q querier, t Trade) (EnrichedTrade, error) {
 	var err error
 	id := t.ID
-	e := EnrichedTrade{AccountNumber: l.accountNumber, PropFirm: l.propFirm, FirmsLogo: l.firmsLogo}
+	e := EnrichedTrade{TradeDetails: l.details(t.review)}
 	t.Tags = []TagRef{}
 	if l.hasTags {
 		tags, err := loadTags(ctx, q, tradeTags, []string{id})
@@ -552,7 +645,6 @@ func (l *tradeLinks) enrich(ctx context.Context, q querier, t Trade) (EnrichedTr
 		}
 		t.Tags = tags[id]
 	}
-	e.Documents, e.DocumentIDs = []TradeDocument{}, []string{}
 	if l.hasDocuments {
 		if e.Documents, err = loadTradeDocuments(ctx, q, id); err != nil {
 			return EnrichedTrade{}, err
@@ -562,34 +654,18 @@ func (l *tradeLinks) enrich(ctx context.Context, q querier, t Trade) (EnrichedTr
 		e.DocumentIDs = append(e.DocumentIDs, d.ID)
 	}
 	t.DocumentCount = len(e.Documents)
-	r := t.review
 	e.Trade = t
-	e.StarRating = r.starRating
-	e.ReviewNotes = rawOr(deref(r.reviewNotes), "null")
-	e.StopLossLevels = orEmpty(r.stops)
-	e.TakeProfitLevels = orEmpty(r.targets)
-	e.RRatio, e.PlaybookID, e.ReviewedAt = r.rRatio, r.playbookID, r.reviewedAt
-	if e.RRatio != nil {
-		basis := "planned"
-		e.RRatioBasis = &basis
-	}
-	if e.PlaybookID != nil {
-		e.Playbooks = &PlaybookRef{ID: *e.PlaybookID, Title: l.playbookTitle.String}
-	}
 	if e.CriteriaChecklist, err = loadChecklist(ctx, q, id, e.PlaybookID); err != nil {
 		return EnrichedTrade{}, err
 	}
-	e.TradeGroupRiskManagementStrategies = []TradeStrategy{}
 	if l.hasStrategies {
 		if e.TradeGroupRiskManagementStrategies, err = loadTradeStrategies(ctx, q, id); err != nil {
 			return EnrichedTrade{}, err
 		}
 	}
-	e.RiskManagementStrategyIDs = []string{}
 	for _, s := range e.TradeGroupRiskManagementStrategies {
 		e.RiskManagementStrategyIDs = append(e.RiskManagementStrategyIDs, s.StrategyID)
 	}
-	e.TradeRuleEvaluations = []RuleEvaluation{}
 	if l.hasEvaluations {
 		if e.TradeRuleEvaluations, err = loadEvaluations(ctx, q, id); err != nil {
 			return EnrichedTrade{}, err

@@ -166,7 +166,7 @@ func (s *Server) routes() []route {
 		{"DELETE /api/v1/expenses/{id}", "accounts:write", false, deleteHandler(s, "Expense", s.db.DeleteExpense)},
 
 		{"GET /api/v1/trades", "trades:read", false, filteredList(s, input.TradeFilter, s.db.TradeListing, writeEncodedList)},
-		{"GET /api/v1/trades/{id}", "trades:read", false, getHandler(s, "Trade", s.tradeRead)},
+		{"GET /api/v1/trades/{id}", "trades:read", false, s.handleTradeGet},
 		{"POST /api/v1/trades", "trades:write", false, createHandler(s, decodeTrade, s.tradeCreate)},
 		{"PUT /api/v1/trades/{id}", "trades:write", false, updateHandler(s, "Trade", decodeTrade, s.tradeUpdate)},
 		{"DELETE /api/v1/trades/{id}", "trades:write", false, deleteHandler(s, "Trade", s.db.DeleteTrade)},
