@@ -86,7 +86,7 @@ func rawClosed(b *testing.B, d *DB, userID string, n int) time.Duration {
 // 1,000,000 over the time at 100,000: issue 31 asks at most 1.5, the cost
 // growing with days, not trades.
 //
-//	go test ./db -run XXX -bench StatsDays -benchtime 30x   # about 8 minutes, most of it seeding
+//	go test ./db -run XXX -bench StatsDays -benchtime 6x   # about 10 minutes, most of it seeding
 func BenchmarkStatsDays(b *testing.B) {
 	ctx := context.Background()
 	type journal struct {
