@@ -70,3 +70,50 @@ func rawAccountFills(b *testing.B, d *DB, userID, accountID string, n int) time.
 	}
 	return time.Since(start) / time.Duration(n)
 }
+
+// BenchmarkAccountStatusDays: an account's status at 10,000 and at 100,000
+// trades of 4 fills (seed.Trades' days: 1,000 and 3,360 of them), with
+// every rule set, both journals open in one run and taking turns a third
+// of b.N at a time. x-10k is the time at 100,000 over the time at 10,000:
+// issue 31 asks at most 1.5, the status growing with trading days, not
+// fills. The walk still reads every fill, so today it grows with them.
+//
+//	go test ./db -run XXX -bench AccountStatusDays -benchtime 6x
+func BenchmarkAccountStatusDays(b *testing.B) {
+	ctx := context.Background()
+	type journal struct {
+		d                 *DB
+		userID, accountID string
+	}
+	var journals []journal
+	for _, n := range []int{10_000, 100_000} {
+		d := newTestDB(b)
+		userID, accountID := newTradeFixture(b, d)
+		seedTrades(b, d, userID, accountID, n)
+		if _, err := d.UpdateAccount(ctx, userID, accountID, AccountInput{StartingBalance: Some(50000.0),
+			MaxDrawdown: Some(2000.0), DrawdownMode: Some("trailing"), MaxDailyLoss: Some(1000.0),
+			MaxContracts: Some(10), ProfitTarget: Some(3000.0), ConsistencyPct: Some(30.0), MinTradingDays: Some(5)}); err != nil {
+			b.Fatal(err)
+		}
+		journals = append(journals, journal{d, userID, accountID})
+	}
+	const turns = 3
+	k := max(1, b.N/turns)
+	var took [2]time.Duration
+	b.ResetTimer()
+	for range turns {
+		for i, j := range journals {
+			start := time.Now()
+			for range k {
+				if _, err := j.d.AccountStatus(ctx, j.userID, j.accountID); err != nil {
+					b.Fatal(err)
+				}
+			}
+			took[i] += time.Since(start)
+		}
+	}
+	n := time.Duration(turns * k)
+	b.ReportMetric(float64((took[0] / n).Nanoseconds()), "10k-ns/op")
+	b.ReportMetric(float64((took[1] / n).Nanoseconds()), "100k-ns/op")
+	b.ReportMetric(float64(took[1])/float64(took[0]), "x-10k")
+}
