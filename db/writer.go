@@ -43,7 +43,7 @@ type group struct {
 	// stmts are the queries its writes ran that the cache had not
 	// prepared yet, prepared on its transaction (see txn.prepared).
 	stmts map[string]*sql.Stmt
-	err     error         // its commit's error, set before done closes
+	err   error // its commit's error, set before done closes
 }
 
 // member is one write's part of a group.
