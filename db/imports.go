@@ -66,9 +66,10 @@ var errDryRun = errors.New("dry run")
 // maxPreview bounds a dry run's preview.
 const maxPreview = 100
 
-// importedFill is one fill of the file on its way to a trade.
+// importedFill is one fill of the file on its way to a trade: the file's
+// fill (shared, not copied), and what the import adds to it.
 type importedFill struct {
-	brokers.Fill
+	*brokers.Fill
 	accountID  string
 	commission float64
 	sourceID   string
@@ -127,27 +128,26 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 		}
 		g := grouper{db: db, tx: tx, userID: userID, loc: loc, overrides: overrides, importID: imp.ID, now: now,
 			columns: in.File.Columns, days: map[dayKey]bool{}}
-		byContract := map[contractKey][]importedFill{}
-		var keys []contractKey
-		for _, f := range fresh {
-			k := contractKey{f.accountID, f.Contract}
-			if _, ok := byContract[k]; !ok {
-				keys = append(keys, k)
-			}
-			byContract[k] = append(byContract[k], f)
-		}
+		keys, byContract := groupByContract(fresh)
+		g.previewOnly = in.DryRun && !sharedSymbol(keys)
+		p.fills = nil // what is left of them is in byContract
 		for _, k := range keys {
-			if err := g.contract(ctx, k, byContract[k]); err != nil {
+			err := g.contract(ctx, k, byContract[k])
+			delete(byContract, k) // written: let it go
+			if err != nil {
 				return Import{}, p.withUnknown(err)
 			}
 		}
-		// Day-level rules once per day touched, not once per trade.
-		days := make([]dayKey, 0, len(g.days))
-		for d := range g.days {
-			days = append(days, d)
-		}
-		if err := db.reevaluateDays(ctx, tx, userID, "", days...); err != nil {
-			return Import{}, err
+		// Day-level rules once per day touched, not once per trade; a dry
+		// run's would be rolled back unread.
+		if !g.previewOnly {
+			days := make([]dayKey, 0, len(g.days))
+			for d := range g.days {
+				days = append(days, d)
+			}
+			if err := db.reevaluateDays(ctx, tx, userID, "", days...); err != nil {
+				return Import{}, err
+			}
 		}
 		imp.TradesCreated, imp.TradesUpdated = g.created, g.updated
 		imp.Warnings = append(imp.Warnings, g.warnings...)
@@ -172,6 +172,45 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 		return preview, nil
 	}
 	return imp, err
+}
+
+// groupByContract splits fills by account and contract, in file order,
+// the keys in the order they first appear. A file of one contract in one
+// account (most) is not copied.
+func groupByContract(fills []importedFill) ([]contractKey, map[contractKey][]importedFill) {
+	byContract := map[contractKey][]importedFill{}
+	var keys []contractKey
+	for _, f := range fills {
+		k := contractKey{f.accountID, f.Contract}
+		if _, ok := byContract[k]; !ok {
+			keys = append(keys, k)
+			byContract[k] = nil
+		}
+	}
+	if len(keys) == 1 {
+		byContract[keys[0]] = fills
+		return keys, byContract
+	}
+	for _, f := range fills {
+		k := contractKey{f.accountID, f.Contract}
+		byContract[k] = append(byContract[k], f)
+	}
+	return keys, byContract
+}
+
+// sharedSymbol reports whether two of the keys are one symbol of one
+// account as trades store it: the first one's trades then bear on how the
+// second's group, so a dry run writes them all.
+func sharedSymbol(keys []contractKey) bool {
+	seen := map[contractKey]bool{}
+	for _, k := range keys {
+		k.contract = trading.Normalise(k.contract)
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+	}
+	return false
 }
 
 // fillProblem checks one read fill by the rules of a fill typed into the
@@ -208,7 +247,7 @@ func dropDuplicates(ctx context.Context, tx txn, fills []importedFill, schedules
 	}
 	seen := map[contractKey]bool{} // account and source id
 	identical := map[string]int{}  // hash of a fill without an id: how many so far
-	fresh := make([]importedFill, 0, len(fills))
+	fresh := fills[:0]             // in place: each fill is read before its slot is written
 	for _, f := range fills {
 		f.sourceID = f.SourceID
 		if f.sourceID == "" {
