@@ -240,11 +240,6 @@ func (e *rowErrors) add(line int, column, msg string) {
 // dropDuplicates gives every fill its source id and commission and returns
 // those neither the account nor an earlier row of the file already holds.
 func dropDuplicates(ctx context.Context, tx txn, fills []importedFill, schedules map[string]CommissionSchedule) ([]importedFill, error) {
-	held, err := tx.stmt(ctx, `SELECT EXISTS (SELECT 1 FROM executions e JOIN trades t ON t.id = e.trade_id
-		WHERE e.source_id = ? AND t.account_id = ?)`)
-	if err != nil {
-		return nil, err
-	}
 	seen := map[contractKey]bool{} // account and source id
 	identical := map[string]int{}  // hash of a fill without an id: how many so far
 	fresh := fills[:0]             // in place: each fill is read before its slot is written
@@ -260,11 +255,15 @@ func dropDuplicates(ctx context.Context, tx txn, fills []importedFill, schedules
 			continue
 		}
 		seen[k] = true
-		var exists bool
-		if err := held.QueryRowContext(ctx, f.sourceID, f.accountID).Scan(&exists); err != nil {
-			return nil, err
-		}
-		if exists {
+		fresh = append(fresh, f)
+	}
+	held, err := heldSources(ctx, tx, fresh)
+	if err != nil {
+		return nil, err
+	}
+	kept := fresh[:0]
+	for _, f := range fresh {
+		if held[contractKey{f.accountID, f.sourceID}] {
 			continue
 		}
 		if f.Commission != nil {
@@ -272,9 +271,53 @@ func dropDuplicates(ctx context.Context, tx txn, fills []importedFill, schedules
 		} else {
 			f.commission = schedules[f.accountID].For(f.Contract, f.Quantity)
 		}
-		fresh = append(fresh, f)
+		kept = append(kept, f)
 	}
-	return fresh, nil
+	return kept, nil
+}
+
+// sourcesPerQuery is how many source ids heldSources asks after at once.
+const sourcesPerQuery = 500
+
+// heldSources are the fills' source ids their accounts already hold, by
+// account and source id: asked a few hundred at a time, since a file
+// holds up to a million fills and a query apiece cost more than the rest
+// of the import.
+func heldSources(ctx context.Context, tx txn, fills []importedFill) (map[contractKey]bool, error) {
+	byAccount := map[string][]string{}
+	var accounts []string
+	for _, f := range fills {
+		if _, ok := byAccount[f.accountID]; !ok {
+			accounts = append(accounts, f.accountID)
+		}
+		byAccount[f.accountID] = append(byAccount[f.accountID], f.sourceID)
+	}
+	held := map[contractKey]bool{}
+	for _, account := range accounts {
+		ids := byAccount[account]
+		for len(ids) > 0 {
+			chunk := ids[:min(sourcesPerQuery, len(ids))]
+			ids = ids[len(chunk):]
+			rows, err := tx.QueryContext(ctx, `SELECT e.source_id FROM executions e JOIN trades t ON t.id = e.trade_id
+				WHERE e.source_id IN (SELECT value FROM json_each(?)) AND t.account_id = ?`, jsonList(chunk), account)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				var id string
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				held[contractKey{account, id}] = true
+			}
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
+			rows.Close()
+		}
+	}
+	return held, nil
 }
 
 // fillHash identifies a fill the file gives no id for by what it is.
