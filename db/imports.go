@@ -240,15 +240,15 @@ func (e *rowErrors) add(line int, column, msg string) {
 // dropDuplicates gives every fill its source id and commission and returns
 // those neither the account nor an earlier row of the file already holds.
 func dropDuplicates(ctx context.Context, tx txn, fills []importedFill, schedules map[string]CommissionSchedule) ([]importedFill, error) {
-	seen := map[contractKey]bool{} // account and source id
-	identical := map[string]int{}  // hash of a fill without an id: how many so far
-	fresh := fills[:0]             // in place: each fill is read before its slot is written
+	seen := map[contractKey]bool{}           // account and source id
+	identical := map[[sha256.Size]byte]int{} // hash of a fill without an id: how many so far
+	fresh := fills[:0]                       // in place: each fill is read before its slot is written
 	for _, f := range fills {
 		f.sourceID = f.SourceID
 		if f.sourceID == "" {
 			h := fillHash(f)
 			identical[h]++
-			f.sourceID = h + "#" + strconv.Itoa(identical[h])
+			f.sourceID = hex.EncodeToString(h[:]) + "#" + strconv.Itoa(identical[h])
 		}
 		k := contractKey{f.accountID, f.sourceID}
 		if seen[k] {
@@ -320,12 +320,12 @@ func heldSources(ctx context.Context, tx txn, fills []importedFill) (map[contrac
 	return held, nil
 }
 
-// fillHash identifies a fill the file gives no id for by what it is.
-func fillHash(f importedFill) string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s\x00%s\x00%s", f.accountID, f.Contract, f.Side,
+// fillHash identifies a fill the file gives no id for by what it is; its
+// source id is the hash in hex.
+func fillHash(f importedFill) [sha256.Size]byte {
+	return sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s\x00%s\x00%s", f.accountID, f.Contract, f.Side,
 		strconv.FormatFloat(f.Quantity, 'f', -1, 64), strconv.FormatFloat(f.Price, 'f', -1, 64),
 		f.At.UTC().Format(time.RFC3339Nano)))
-	return hex.EncodeToString(sum[:])
 }
 
 // jsonStrings decodes a stored JSON array of strings.
