@@ -66,9 +66,10 @@ var errDryRun = errors.New("dry run")
 // maxPreview bounds a dry run's preview.
 const maxPreview = 100
 
-// importedFill is one fill of the file on its way to a trade.
+// importedFill is one fill of the file on its way to a trade: the file's
+// fill (shared, not copied), and what the import adds to it.
 type importedFill struct {
-	brokers.Fill
+	*brokers.Fill
 	accountID  string
 	commission float64
 	sourceID   string
@@ -127,27 +128,26 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 		}
 		g := grouper{db: db, tx: tx, userID: userID, loc: loc, overrides: overrides, importID: imp.ID, now: now,
 			columns: in.File.Columns, days: map[dayKey]bool{}}
-		byContract := map[contractKey][]importedFill{}
-		var keys []contractKey
-		for _, f := range fresh {
-			k := contractKey{f.accountID, f.Contract}
-			if _, ok := byContract[k]; !ok {
-				keys = append(keys, k)
-			}
-			byContract[k] = append(byContract[k], f)
-		}
+		keys, byContract := groupByContract(fresh)
+		g.previewOnly = in.DryRun && !sharedSymbol(keys)
+		p.fills = nil // what is left of them is in byContract
 		for _, k := range keys {
-			if err := g.contract(ctx, k, byContract[k]); err != nil {
+			err := g.contract(ctx, k, byContract[k])
+			delete(byContract, k) // written: let it go
+			if err != nil {
 				return Import{}, p.withUnknown(err)
 			}
 		}
-		// Day-level rules once per day touched, not once per trade.
-		days := make([]dayKey, 0, len(g.days))
-		for d := range g.days {
-			days = append(days, d)
-		}
-		if err := db.reevaluateDays(ctx, tx, userID, "", days...); err != nil {
-			return Import{}, err
+		// Day-level rules once per day touched, not once per trade; a dry
+		// run's would be rolled back unread.
+		if !g.previewOnly {
+			days := make([]dayKey, 0, len(g.days))
+			for d := range g.days {
+				days = append(days, d)
+			}
+			if err := db.reevaluateDays(ctx, tx, userID, "", days...); err != nil {
+				return Import{}, err
+			}
 		}
 		imp.TradesCreated, imp.TradesUpdated = g.created, g.updated
 		imp.Warnings = append(imp.Warnings, g.warnings...)
@@ -172,6 +172,45 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 		return preview, nil
 	}
 	return imp, err
+}
+
+// groupByContract splits fills by account and contract, in file order,
+// the keys in the order they first appear. A file of one contract in one
+// account (most) is not copied.
+func groupByContract(fills []importedFill) ([]contractKey, map[contractKey][]importedFill) {
+	byContract := map[contractKey][]importedFill{}
+	var keys []contractKey
+	for _, f := range fills {
+		k := contractKey{f.accountID, f.Contract}
+		if _, ok := byContract[k]; !ok {
+			keys = append(keys, k)
+			byContract[k] = nil
+		}
+	}
+	if len(keys) == 1 {
+		byContract[keys[0]] = fills
+		return keys, byContract
+	}
+	for _, f := range fills {
+		k := contractKey{f.accountID, f.Contract}
+		byContract[k] = append(byContract[k], f)
+	}
+	return keys, byContract
+}
+
+// sharedSymbol reports whether two of the keys are one symbol of one
+// account as trades store it: the first one's trades then bear on how the
+// second's group, so a dry run writes them all.
+func sharedSymbol(keys []contractKey) bool {
+	seen := map[contractKey]bool{}
+	for _, k := range keys {
+		k.contract = trading.Normalise(k.contract)
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+	}
+	return false
 }
 
 // fillProblem checks one read fill by the rules of a fill typed into the
@@ -201,31 +240,30 @@ func (e *rowErrors) add(line int, column, msg string) {
 // dropDuplicates gives every fill its source id and commission and returns
 // those neither the account nor an earlier row of the file already holds.
 func dropDuplicates(ctx context.Context, tx txn, fills []importedFill, schedules map[string]CommissionSchedule) ([]importedFill, error) {
-	held, err := tx.stmt(ctx, `SELECT EXISTS (SELECT 1 FROM executions e JOIN trades t ON t.id = e.trade_id
-		WHERE e.source_id = ? AND t.account_id = ?)`)
-	if err != nil {
-		return nil, err
-	}
-	seen := map[contractKey]bool{} // account and source id
-	identical := map[string]int{}  // hash of a fill without an id: how many so far
-	fresh := make([]importedFill, 0, len(fills))
+	seen := map[contractKey]bool{}           // account and source id
+	identical := map[[sha256.Size]byte]int{} // hash of a fill without an id: how many so far
+	fresh := fills[:0]                       // in place: each fill is read before its slot is written
 	for _, f := range fills {
 		f.sourceID = f.SourceID
 		if f.sourceID == "" {
 			h := fillHash(f)
 			identical[h]++
-			f.sourceID = h + "#" + strconv.Itoa(identical[h])
+			f.sourceID = hex.EncodeToString(h[:]) + "#" + strconv.Itoa(identical[h])
 		}
 		k := contractKey{f.accountID, f.sourceID}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		var exists bool
-		if err := held.QueryRowContext(ctx, f.sourceID, f.accountID).Scan(&exists); err != nil {
-			return nil, err
-		}
-		if exists {
+		fresh = append(fresh, f)
+	}
+	held, err := heldSources(ctx, tx, fresh)
+	if err != nil {
+		return nil, err
+	}
+	kept := fresh[:0]
+	for _, f := range fresh {
+		if held[contractKey{f.accountID, f.sourceID}] {
 			continue
 		}
 		if f.Commission != nil {
@@ -233,17 +271,61 @@ func dropDuplicates(ctx context.Context, tx txn, fills []importedFill, schedules
 		} else {
 			f.commission = schedules[f.accountID].For(f.Contract, f.Quantity)
 		}
-		fresh = append(fresh, f)
+		kept = append(kept, f)
 	}
-	return fresh, nil
+	return kept, nil
 }
 
-// fillHash identifies a fill the file gives no id for by what it is.
-func fillHash(f importedFill) string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s\x00%s\x00%s", f.accountID, f.Contract, f.Side,
+// sourcesPerQuery is how many source ids heldSources asks after at once.
+const sourcesPerQuery = 500
+
+// heldSources are the fills' source ids their accounts already hold, by
+// account and source id: asked a few hundred at a time, since a file
+// holds up to a million fills and a query apiece cost more than the rest
+// of the import.
+func heldSources(ctx context.Context, tx txn, fills []importedFill) (map[contractKey]bool, error) {
+	byAccount := map[string][]string{}
+	var accounts []string
+	for _, f := range fills {
+		if _, ok := byAccount[f.accountID]; !ok {
+			accounts = append(accounts, f.accountID)
+		}
+		byAccount[f.accountID] = append(byAccount[f.accountID], f.sourceID)
+	}
+	held := map[contractKey]bool{}
+	for _, account := range accounts {
+		ids := byAccount[account]
+		for len(ids) > 0 {
+			chunk := ids[:min(sourcesPerQuery, len(ids))]
+			ids = ids[len(chunk):]
+			rows, err := tx.QueryContext(ctx, `SELECT e.source_id FROM executions e JOIN trades t ON t.id = e.trade_id
+				WHERE e.source_id IN (SELECT value FROM json_each(?)) AND t.account_id = ?`, jsonList(chunk), account)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				var id string
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				held[contractKey{account, id}] = true
+			}
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
+			rows.Close()
+		}
+	}
+	return held, nil
+}
+
+// fillHash identifies a fill the file gives no id for by what it is; its
+// source id is the hash in hex.
+func fillHash(f importedFill) [sha256.Size]byte {
+	return sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s\x00%s\x00%s", f.accountID, f.Contract, f.Side,
 		strconv.FormatFloat(f.Quantity, 'f', -1, 64), strconv.FormatFloat(f.Price, 'f', -1, 64),
 		f.At.UTC().Format(time.RFC3339Nano)))
-	return hex.EncodeToString(sum[:])
 }
 
 // jsonStrings decodes a stored JSON array of strings.

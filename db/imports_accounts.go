@@ -70,7 +70,8 @@ func placeFills(ctx context.Context, tx txn, userID string, in ImportInput) (pla
 	p := placement{fills: make([]importedFill, 0, len(in.File.Fills)), schedules: map[string]CommissionSchedule{}}
 	numbers := map[string]bool{}
 	var unknown, bad rowErrors
-	for _, f := range in.File.Fills {
+	for i := range in.File.Fills {
+		f := &in.File.Fills[i] // not copied: a file holds up to a million
 		a := fixed
 		if a == nil {
 			if f.Account == "" {
@@ -96,7 +97,7 @@ func placeFills(ctx context.Context, tx txn, userID string, in ImportInput) (pla
 				a = &found
 			}
 		}
-		if role, msg := fillProblem(f); msg != "" {
+		if role, msg := fillProblem(*f); msg != "" {
 			bad.add(f.Line, in.File.Columns[role], msg)
 			continue
 		}

@@ -23,6 +23,11 @@ type grouper struct {
 	now       string
 	columns   map[string]string
 
+	// previewOnly: a dry run, whose trades past the preview are worked
+	// out (and their errors found) but not written, since nothing it
+	// writes is kept and no later step reads them.
+	previewOnly bool
+
 	created, updated int
 	warnings         []string
 	preview          []Trade
@@ -119,10 +124,13 @@ func (g *grouper) trades(ctx context.Context, k contractKey, fills []importedFil
 		if err := priceTrade(&t, g.overrides, g.loc); err != nil {
 			return g.rowError(err, first)
 		}
+		g.created++
+		if g.previewOnly && len(g.preview) >= maxPreview {
+			continue
+		}
 		if err := insertTrade(ctx, g.tx, g.userID, &t); err != nil {
 			return err
 		}
-		g.created++
 		g.done(t)
 	}
 	return nil

@@ -141,26 +141,61 @@ func (t txn) ctx(ctx context.Context) context.Context {
 
 func (t txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	ctx = t.ctx(ctx)
-	if s := t.cache.lookup(query); s != nil {
-		return t.Tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+	if s := t.prepared(ctx, query); s != nil {
+		return s.QueryContext(ctx, args...)
 	}
 	return t.Tx.QueryContext(ctx, query, args...)
 }
 
 func (t txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	ctx = t.ctx(ctx)
-	if s := t.cache.lookup(query); s != nil {
-		return t.Tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	if s := t.prepared(ctx, query); s != nil {
+		return s.QueryRowContext(ctx, args...)
 	}
 	return t.Tx.QueryRowContext(ctx, query, args...)
 }
 
 func (t txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	ctx = t.ctx(ctx)
-	if s := t.cache.lookup(query); s != nil {
-		return t.Tx.StmtContext(ctx, s).ExecContext(ctx, args...)
+	if s := t.prepared(ctx, query); s != nil {
+		return s.ExecContext(ctx, args...)
 	}
 	return t.Tx.ExecContext(ctx, query, args...)
+}
+
+// maxTxStmts bounds the statements a write group prepares on its own
+// transaction.
+const maxTxStmts = 64
+
+// prepared is query as a statement of the transaction: the cache's, or for
+// a write, one prepared on the group's transaction the first time one of
+// its writes runs it, so that a write running a query thousands of times
+// (an import's trades) parses it once even before the cache has it. nil:
+// run it unprepared (a read the cache has not prepared yet, or past the
+// group's bound).
+func (t txn) prepared(ctx context.Context, query string) *sql.Stmt {
+	if s := t.cache.lookup(query); s != nil {
+		return t.Tx.StmtContext(ctx, s)
+	}
+	if t.m == nil {
+		return nil
+	}
+	g := t.m.g
+	if s := g.stmts[query]; s != nil {
+		return s
+	}
+	if len(g.stmts) >= maxTxStmts {
+		return nil
+	}
+	s, err := t.Tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil // run unprepared, to report the error where it is met
+	}
+	if g.stmts == nil {
+		g.stmts = map[string]*sql.Stmt{}
+	}
+	g.stmts[query] = s
+	return s
 }
 
 // stmt is query bound to the transaction, for running many times.

@@ -40,7 +40,10 @@ type group struct {
 	members int           // writes finished into it, waiting for its commit
 	alone   bool          // a long write's own: committed as soon as it ends
 	done    chan struct{} // closed once it has committed or failed
-	err     error         // its commit's error, set before done closes
+	// stmts are the queries its writes ran that the cache had not
+	// prepared yet, prepared on its transaction (see txn.prepared).
+	stmts map[string]*sql.Stmt
+	err   error // its commit's error, set before done closes
 }
 
 // member is one write's part of a group.

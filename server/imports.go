@@ -9,8 +9,9 @@ import (
 	"tradejournal/server/input"
 )
 
-// handleImportCreate reads a broker's file into trades. The file is parsed
-// as it streams in; nothing is written unless every row reads.
+// handleImportCreate reads a broker's file into trades: received whole
+// (within its limit), then parsed; nothing is written unless every row
+// reads. It holds one of the import slots throughout.
 func (s *Server) handleImportCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
 	mr, release, err := s.uploads.Open(w, r)
 	if err != nil {
@@ -18,6 +19,12 @@ func (s *Server) handleImportCreate(w http.ResponseWriter, r *http.Request, p *d
 		return
 	}
 	defer release()
+	done, ok := s.uploads.StartImport()
+	if !ok {
+		s.writeError(w, r, s.uploads.ImportsBusy(w))
+		return
+	}
+	defer done()
 	in, err := upload.ImportForm(mr, p)
 	if err != nil {
 		s.writeError(w, r, err)

@@ -48,6 +48,10 @@ type reader struct {
 	idx   map[string]int
 	fills []pendingFill
 	trips []trip
+	// contracts are the contract cells read so far, as contract writes
+	// them: a file names a few contracts in up to a million rows.
+	contracts map[string]string
+	names     map[string]string // the account cells read so far
 }
 
 // pendingFill is a fill whose time is still text.
@@ -221,8 +225,8 @@ func (r *reader) stamp(line int, rec []string, role string) stamp {
 // sum of its cost columns, or a per-contract rate x its quantity where the
 // format has one.
 func fillRow(r *reader, line int, rec []string) {
-	f := Fill{Line: line, Account: r.cell(rec, "account"), Contract: contract(r.cell(rec, "contract")),
-		SourceID: r.cell(rec, "id")}
+	f := Fill{Line: line, Account: r.name(r.cell(rec, "account")), Contract: r.contract(r.cell(rec, "contract")),
+		SourceID: strings.Clone(r.cell(rec, "id"))}
 	if f.Contract == "" {
 		r.fail(line, "contract", r.file.Columns["contract"]+" is required")
 	}
@@ -259,6 +263,34 @@ func orderRow(r *reader, line int, rec []string) {
 	fillRow(r, line, rec)
 }
 
+// contract is contract(cell), worked out once per cell text; like name,
+// it holds none of the row's text, which is let go once read.
+func (r *reader) contract(cell string) string {
+	c, ok := r.contracts[cell]
+	if !ok {
+		if r.contracts == nil {
+			r.contracts = map[string]string{}
+		}
+		c = strings.Clone(contract(cell))
+		r.contracts[strings.Clone(cell)] = c
+	}
+	return c
+}
+
+// name is a cell that repeats down the file (an account number), one copy
+// of it for every row.
+func (r *reader) name(cell string) string {
+	c, ok := r.names[cell]
+	if !ok {
+		if r.names == nil {
+			r.names = map[string]string{}
+		}
+		c = strings.Clone(cell)
+		r.names[c] = c
+	}
+	return c
+}
+
 // add records a fill of the row.
 func (r *reader) add(f Fill, when stamp) {
 	r.fills = append(r.fills, pendingFill{Fill: f, when: when})
@@ -266,52 +298,74 @@ func (r *reader) add(f Fill, when stamp) {
 
 // finish reads every time, turns round trips into their two fills, and
 // returns the file, or every bad cell.
+//
+// A file holds up to a million fills, so the times are read without
+// copies: a year-first date (2025-10-15, 20251015) reads at once, whatever
+// the date order; only digits-only dates (10/15/2025) wait for the order
+// the file's dates decide. Bad cells are noted in the order of reading
+// every time first and then each readable one's instant, as ever.
 func (r *reader) finish() (*File, error) {
-	var stamps []stamp
-	for _, f := range r.fills {
-		stamps = append(stamps, f.when)
-	}
-	for _, tr := range r.trips {
-		stamps = append(stamps, tr.bought, tr.sold)
-	}
-	parsed := make([]parsedStamp, len(stamps))
-	ok := make([]bool, len(stamps))
-	var readable []parsedStamp
-	var readableAt []int
-	for i, st := range stamps {
+	n := len(r.fills) + 2*len(r.trips)
+	at := make([]time.Time, n)
+	ok := make([]bool, n)
+	var digits []parsedStamp // the readable digits-only dates, and where they are
+	var digitsAt []int
+	var late []int // year-first stamps whose instant fails, in order
+	var lateErr []error
+	for i := range n {
+		st := r.stampAt(i)
 		p, err := parseStamp(st.text)
 		if err != nil {
 			r.bad.add(st.line, st.column, st.column+" "+err.Error())
 			continue
 		}
-		parsed[i], ok[i] = p, true
-		readable, readableAt = append(readable, p), append(readableAt, i)
+		ok[i] = true
+		if !p.yearFirst {
+			digits, digitsAt = append(digits, p), append(digitsAt, i)
+			continue
+		}
+		if at[i], err = p.instant("", st.zone, r.opt.Location); err != nil {
+			late, lateErr = append(late, i), append(lateErr, err)
+		}
 	}
-	order, warning, conflicts := dateOrder(readable, r.opt)
+	order, warning, conflicts := dateOrder(digits, r.opt)
 	if warning != "" {
 		r.file.Warnings = append(r.file.Warnings, warning)
 	}
 	for _, k := range conflicts {
-		i := readableAt[k]
+		i := digitsAt[k]
 		ok[i] = false
-		r.bad.add(stamps[i].line, stamps[i].column, "the file writes some dates day-first and others month-first: choose its date order (date_order)")
+		st := r.stampAt(i)
+		r.bad.add(st.line, st.column, "the file writes some dates day-first and others month-first: choose its date order (date_order)")
 	}
-	at := make([]time.Time, len(stamps))
-	for i, st := range stamps {
-		if !ok[i] {
-			continue
+	d := 0
+	for i := range n {
+		var err error
+		switch {
+		case d < len(digitsAt) && digitsAt[d] == i:
+			if ok[i] {
+				at[i], err = digits[d].instant(order, r.stampAt(i).zone, r.opt.Location)
+			}
+			d++
+		case len(late) > 0 && late[0] == i:
+			err, late, lateErr = lateErr[0], late[1:], lateErr[1:]
 		}
-		t, err := parsed[i].instant(order, st.zone, r.opt.Location)
 		if err != nil {
+			st := r.stampAt(i)
 			r.bad.add(st.line, st.column, st.column+" "+err.Error())
-			continue
 		}
-		at[i] = t
 	}
 	if len(r.bad.Rows) > 0 {
 		slices.SortStableFunc(r.bad.Rows, func(a, b RowError) int { return a.Line - b.Line })
 		return nil, &Error{Rows: r.bad.Rows}
 	}
+	count := 2 * len(r.trips)
+	for _, f := range r.fills {
+		if !f.skipped {
+			count++
+		}
+	}
+	r.file.Fills = make([]Fill, 0, count)
 	for i, f := range r.fills {
 		if f.skipped {
 			continue
@@ -322,8 +376,23 @@ func (r *reader) finish() (*File, error) {
 	for k, tr := range r.trips {
 		r.file.Fills = append(r.file.Fills, tr.fills(at[len(r.fills)+2*k], at[len(r.fills)+2*k+1])...)
 	}
-	slices.SortStableFunc(r.file.Fills, func(a, b Fill) int { return a.Line - b.Line })
+	if len(r.trips) > 0 && len(r.fills) > 0 {
+		slices.SortStableFunc(r.file.Fills, func(a, b Fill) int { return a.Line - b.Line })
+	}
 	return r.file, nil
+}
+
+// stampAt is the i-th time the file's fills need: the fills' own, then
+// each round trip's buy and sell.
+func (r *reader) stampAt(i int) stamp {
+	if i < len(r.fills) {
+		return r.fills[i].when
+	}
+	tr := r.trips[(i-len(r.fills))/2]
+	if (i-len(r.fills))%2 == 0 {
+		return tr.bought
+	}
+	return tr.sold
 }
 
 // fills are a round trip's entry and exit: long when it bought first.

@@ -41,17 +41,15 @@ func ImportForm(mr *multipart.Reader, p *db.Principal) (db.ImportInput, error) {
 				return db.ImportInput{}, err
 			}
 			in.FileName = partFileName(part)
-			body := &sizedReader{r: part, left: maxUpload}
-			file, err := brokers.Read(body, opts)
-			switch {
-			case body.err != nil:
-				return db.ImportInput{}, bodyReadError(body.err)
-			case body.left < 0:
-				return db.ImportInput{}, input.Invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
-			case err != nil:
+			// The whole file first: one over the limit is refused before
+			// the parser sees a byte of it.
+			file, err := receive(part, maxUpload)
+			if err != nil {
 				return db.ImportInput{}, err
 			}
-			in.File = file
+			if in.File, err = brokers.Read(file, opts); err != nil {
+				return db.ImportInput{}, err
+			}
 		case slices.Contains(importFields, name):
 			if in.File != nil {
 				return db.ImportInput{}, input.Invalid(name, name+" must come before the file in the form")
@@ -126,28 +124,55 @@ func formBool(f input.Errors, fields map[string]string, name string) bool {
 	return false
 }
 
-// sizedReader reads r until left bytes are used up, and notes one byte
-// more by making left negative; it remembers r's first error other than EOF.
-type sizedReader struct {
-	r    io.Reader
-	left int64
-	err  error
+// spoolChunk is the size of the pieces a received file is held in.
+const spoolChunk = 1 << 20
+
+// receive reads a file part whole, into memory: at most max bytes, and one
+// byte more ends the reading with the 400 that names the limit.
+func receive(part io.Reader, max int64) (*spool, error) {
+	s := &spool{}
+	var size int64
+	for size <= max {
+		chunk, err := fill(part, make([]byte, min(spoolChunk, max+1-size)))
+		s.chunks = append(s.chunks, chunk)
+		size += int64(len(chunk))
+		if err == io.EOF && size <= max {
+			return s, nil
+		}
+		if err != nil && err != io.EOF {
+			return nil, bodyReadError(err)
+		}
+	}
+	return nil, input.Invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
 }
 
-func (s *sizedReader) Read(p []byte) (int, error) {
-	if s.left < 0 {
+// fill reads r into buf until buf is full or r fails (io.EOF at its end),
+// and returns what it read.
+func fill(r io.Reader, buf []byte) ([]byte, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return buf[:n], err
+		}
+	}
+	return buf, nil
+}
+
+// spool is a received file, read once: each chunk is let go as soon as it
+// is read, so that the file's bytes leave memory as the parser takes them.
+type spool struct{ chunks [][]byte }
+
+func (s *spool) Read(p []byte) (int, error) {
+	for len(s.chunks) > 0 && len(s.chunks[0]) == 0 {
+		s.chunks[0] = nil
+		s.chunks = s.chunks[1:]
+	}
+	if len(s.chunks) == 0 {
 		return 0, io.EOF
 	}
-	if int64(len(p)) > s.left+1 {
-		p = p[:s.left+1]
-	}
-	n, err := s.r.Read(p)
-	s.left -= int64(n)
-	if s.left < 0 {
-		return n, io.EOF
-	}
-	if err != nil && err != io.EOF && s.err == nil {
-		s.err = err
-	}
-	return n, err
+	n := copy(p, s.chunks[0])
+	s.chunks[0] = s.chunks[0][n:]
+	return n, nil
 }

@@ -2,6 +2,7 @@ package upload
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -43,19 +44,53 @@ type Limits struct {
 	Wait                     time.Duration
 	MinRate                  int64 // bytes a second
 	RateWindow               time.Duration
+	// MaxImports is how many broker files may be read and written at
+	// once, whatever way they come in (default DefaultMaxImports).
+	MaxImports int
 }
+
+// DefaultMaxImports bounds the imports at work at once: reading a 25 MiB
+// file into trades takes a core and tens of MiB, so a third waits its turn
+// (503) rather than slow the other two and double the server's memory.
+const DefaultMaxImports = 2
 
 // Uploads admits the uploads of the API and the pages alike, within one
 // set of Limits and one pool of slots.
 type Uploads struct {
-	limits Limits
-	slots  *uploadSlots
+	limits  Limits
+	slots   *uploadSlots
+	imports chan struct{} // a value per import at work
 }
 
 // New is the uploads within l.
 func New(l Limits) *Uploads {
+	if l.MaxImports <= 0 {
+		l.MaxImports = DefaultMaxImports
+	}
 	return &Uploads{limits: l, slots: &uploadSlots{all: make(chan struct{}, l.MaxUploads), perClient: l.MaxPerClient,
-		clients: map[string]*clientSlots{}}}
+		clients: map[string]*clientSlots{}}, imports: make(chan struct{}, l.MaxImports)}
+}
+
+// StartImport takes one of the import slots, for reading a broker file and
+// writing its trades; release gives it back. ok is false, at once, when
+// Limits.MaxImports imports are at work already: the caller answers
+// ImportsBusy (the API and the pages) or tries later. Every way a file comes
+// in takes its slot here, so that the bound holds across all of them.
+func (up *Uploads) StartImport() (release func(), ok bool) {
+	select {
+	case up.imports <- struct{}{}:
+		return func() { <-up.imports }, true
+	default:
+		return nil, false
+	}
+}
+
+// ImportsBusy is the 503 of an import refused for want of a slot, with
+// Retry-After.
+func (up *Uploads) ImportsBusy(w http.ResponseWriter) error {
+	w.Header().Set("Retry-After", "10")
+	return &problem.Problem{Status: http.StatusServiceUnavailable, Code: "UNAVAILABLE",
+		Message: fmt.Sprintf("The server is already reading %d imports, as many as it takes at once; retry after 10 seconds", up.limits.MaxImports)}
 }
 
 // slot waits up to Limits.Wait for a slot of the request's client and
@@ -110,6 +145,10 @@ func (up *Uploads) slot(r *http.Request) (release func(), ok bool) {
 // bounds the body's size and rate (body), and opens it as a
 // multipart form.
 func (up *Uploads) Open(w http.ResponseWriter, r *http.Request) (mr *multipart.Reader, release func(), err error) {
+	if r.ContentLength > maxUploadBody {
+		// Refused unread: the body says it is too large.
+		return nil, nil, errUploadTooLarge
+	}
 	release, ok := up.slot(r)
 	if !ok {
 		return nil, nil, Unavailable(w)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"maps"
+	"mime/multipart"
 	"net/http"
 	"slices"
 	"strconv"
@@ -68,30 +69,46 @@ func (s *Pages) handleImportPost(w http.ResponseWriter, r *http.Request, sess *d
 		return
 	}
 	defer release()
-	in, err := upload.ImportForm(mr, &sess.Principal)
+	in, imp, err := s.importUpload(w, r, sess, mr)
 	if err == nil {
-		in.DryRun = r.URL.Query().Has("preview")
-		var imp db.Import
-		if imp, err = s.db.Import(r.Context(), sess.UserID, in); err == nil {
-			if !in.DryRun {
-				http.Redirect(w, r, "/import?done="+*imp.ID, http.StatusSeeOther)
-				return
-			}
-			s.renderPreview(w, r, sess, importPreview{imp, in.CreateAccounts})
+		if !in.DryRun {
+			http.Redirect(w, r, "/import?done="+*imp.ID, http.StatusSeeOther)
 			return
 		}
+		s.renderPreview(w, r, sess, importPreview{imp, in.CreateAccounts})
+		return
 	}
 	e := problem.Answer(w, r, s.log, err)
-	if e.Status >= 500 {
+	if e.Status >= 500 && e.Status != http.StatusServiceUnavailable {
 		s.renderError(w, r, sess, e)
 		return
 	}
+	// A busy server (or a full disk) is said beside the form, which keeps
+	// the trader's choices for the retry.
 	text := importProblemText(e)
 	if r.Header.Get("X-Fragment") == "preview" {
 		s.renderPart(w, r, e.Status, "import", "problem", text)
 		return
 	}
 	s.renderImport(w, r, sess, e.Status, importPage{Error: text})
+}
+
+// importUpload reads the form's file and imports it (a dry run for
+// ?preview), holding one of the import slots: a third import at once is
+// refused with the 503 the API answers.
+func (s *Pages) importUpload(w http.ResponseWriter, r *http.Request, sess *db.Session, mr *multipart.Reader) (db.ImportInput, db.Import, error) {
+	done, ok := s.uploads.StartImport()
+	if !ok {
+		return db.ImportInput{}, db.Import{}, s.uploads.ImportsBusy(w)
+	}
+	defer done()
+	in, err := upload.ImportForm(mr, &sess.Principal)
+	if err != nil {
+		return in, db.Import{}, err
+	}
+	in.DryRun = r.URL.Query().Has("preview")
+	imp, err := s.db.Import(r.Context(), sess.UserID, in)
+	return in, imp, err
 }
 
 // importLabels are the import form's labels of the API's fields.

@@ -1,0 +1,211 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The upload limit of an import and serve's write timeout, as the server has them.
+const maxImportFile = 25 << 20
+
+// largestImport is the largest file an import takes: a generic file of
+// 25 MiB of ES fills a second apart (buy, buy, sell, sell: a trade of
+// four), and the number of fills in it.
+func largestImport() ([]byte, int) {
+	var b bytes.Buffer
+	b.Grow(maxImportFile)
+	b.WriteString("symbol,side,quantity,price,timestamp\n")
+	start := time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)
+	n := 0
+	for ; ; n++ {
+		side := "B"
+		if n%4 >= 2 {
+			side = "S"
+		}
+		row := fmt.Sprintf("ES,%s,1,%d,%s\n", side, 6000+n%8, start.Add(time.Duration(n)*time.Second).Format("20060102;150405"))
+		if b.Len()+len(row) > maxImportFile {
+			break
+		}
+		b.WriteString(row)
+	}
+	return b.Bytes(), n
+}
+
+// memory is a process's memory as /proc/PID/status tells it, in bytes.
+func memory(t *testing.T, pid int) (rssAnon, hwm int64) {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	field := func(name string) int64 {
+		m := regexp.MustCompile(`(?m)^` + name + `:\s+(\d+) kB`).FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("/proc/%d/status has no %s", pid, name)
+		}
+		n, _ := strconv.ParseInt(string(m[1]), 10, 64)
+		return n << 10
+	}
+	return field("RssAnon"), field("VmHWM")
+}
+
+// TestLargestImport previews and imports the largest file allowed, about
+// a million fills, through the real binary: the API's dry run, the API's
+// import and the page's preview. Each answer arrives within serve's write
+// timeout, and the server's anonymous memory (sampled from /proc every
+// 10 ms) stays under 256 MB.
+//
+// Not met yet (issue 30): on a 2-core machine at load 15 the dry run's
+// answer missed the 60 s write timeout and the server's anonymous memory
+// peaked at 472 MB (the file's fills, placed, checked for duplicates and
+// grouped, are held at once). So it runs only with TJ_LARGE_IMPORT=1,
+// taking a few minutes, until it passes; then the gate goes.
+func TestLargestImport(t *testing.T) {
+	if os.Getenv("TJ_LARGE_IMPORT") == "" {
+		t.Skip("the largest import's bounds are not met yet: set TJ_LARGE_IMPORT=1 to measure them")
+	}
+	dir := t.TempDir()
+	key := setUpUser(t, dir)
+	p := startBinary(t, dir)
+	pid := p.cmd.Process.Pid
+	status, b := call(t, "POST", p.base+"/api/v1/accounts", key, `{"account_number": "BOT-1"}`)
+	if status != http.StatusCreated {
+		t.Fatalf("create account: %d %s", status, b)
+	}
+	var account struct{ Data struct{ ID string } }
+	json.Unmarshal(b, &account)
+
+	file, fills := largestImport()
+	t.Logf("the file: %d bytes, %d fills", len(file), fills)
+
+	var peak atomic.Int64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			if anon, _ := memory(t, pid); anon > peak.Load() {
+				peak.Store(anon)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		<-sampled
+	}()
+	idle, _ := memory(t, pid)
+
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar, Timeout: 10 * time.Minute} // the server's timeout is what is tested
+	post := func(name, target string, header http.Header, fields ...string) []byte {
+		t.Helper()
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		for i := 0; i+1 < len(fields); i += 2 {
+			mw.WriteField(fields[i], fields[i+1])
+		}
+		fw, _ := mw.CreateFormFile("file", "bot.csv")
+		fw.Write(file)
+		mw.Close()
+		req, _ := http.NewRequest("POST", p.base+target, &body)
+		req.Header = header
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		peak.Store(0)
+		start := time.Now()
+		resp, err := hc.Do(req)
+		took := time.Since(start)
+		anon, hwm := memory(t, pid)
+		t.Logf("%s: answered after %v; anonymous memory idle %d MB, peak %d MB, now %d MB; VmHWM %d MB",
+			name, took.Round(time.Millisecond), idle>>20, peak.Load()>>20, anon>>20, hwm>>20)
+		if err != nil {
+			t.Fatalf("%s: %v (the answer did not arrive)\nserver log:\n%s", name, err, p.stderr.String())
+		}
+		defer resp.Body.Close()
+		out, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatalf("%s: reading the answer: %v", name, err)
+		}
+		if resp.StatusCode >= 300 {
+			t.Fatalf("%s: %d %.500s", name, resp.StatusCode, out)
+		}
+		if took > writeTimeout {
+			t.Errorf("%s took %v, more than serve's write timeout %v", name, took, writeTimeout)
+		}
+		if peak.Load() >= 256e6 {
+			t.Errorf("%s: the server's anonymous memory peaked at %d MB, want under 256 MB", name, peak.Load()/1e6)
+		}
+		return out
+	}
+	api := http.Header{"Authorization": {"Bearer " + key}}
+
+	var preview struct {
+		Data struct {
+			ID                      *string
+			Rows, Fills, Duplicates int
+			TradesCreated           int `json:"trades_created"`
+			Trades                  []json.RawMessage
+		}
+	}
+	json.Unmarshal(post("API dry run", "/api/v1/imports", api, "account_id", account.Data.ID, "timezone", "UTC", "dry_run", "true"), &preview)
+	if d := preview.Data; d.ID != nil || d.Rows != fills || d.Fills != fills || d.TradesCreated != fills/4 || len(d.Trades) != 100 {
+		t.Errorf("dry run: id %v, %d rows, %d fills, %d trades, %d previewed; want no id, %d rows and fills, %d trades, 100 previewed",
+			d.ID, d.Rows, d.Fills, d.TradesCreated, len(d.Trades), fills, fills/4)
+	}
+
+	var imported struct {
+		Data struct {
+			ID            *string
+			Fills         int
+			TradesCreated int `json:"trades_created"`
+		}
+	}
+	json.Unmarshal(post("API import", "/api/v1/imports", api, "account_id", account.Data.ID, "timezone", "UTC"), &imported)
+	if d := imported.Data; d.ID == nil || d.Fills != fills || d.TradesCreated != fills/4 {
+		t.Errorf("import: %+v, want %d fills in %d trades", d, fills, fills/4)
+	}
+	status, b = call(t, "GET", p.base+"/api/v1/trades?limit=1", key, "")
+	var list struct{ Pagination struct{ Total int } }
+	json.Unmarshal(b, &list)
+	if status != 200 || list.Pagination.Total != fills/4 {
+		t.Errorf("trades after the import: %d %.200s, want %d", status, b, fills/4)
+	}
+
+	// The page: signed in with the key, its form's token first.
+	resp, err := hc.PostForm(p.base+"/login", url.Values{"key": {key}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	resp, err = hc.Get(p.base + "/import")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("the import page has no token: %.300s", page)
+	}
+	out := post("page preview", "/import?preview", http.Header{"Origin": {p.base}}, "csrf", string(m[1]), "account_id", account.Data.ID, "timezone", "UTC")
+	if !strings.Contains(string(out), strconv.Itoa(fills)) {
+		t.Errorf("the page's preview does not count %d fills: %.500s", fills, out)
+	}
+}
