@@ -10,15 +10,21 @@ import (
 )
 
 // handleImportCreate reads a broker's file into trades. The file is parsed
-// as it streams in; nothing is written unless every row reads.
+// as it streams in, by its format or one of the user's column mappings;
+// nothing is written unless every row reads.
 func (s *Server) handleImportCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	mappings, err := s.db.BrokerMappings(r.Context(), p.UserID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	mr, release, err := s.uploads.Open(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	defer release()
-	in, err := upload.ImportForm(mr, p)
+	in, err := upload.ImportForm(mr, p, mappings)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -1,6 +1,7 @@
 package brokers
 
 import (
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -189,4 +190,24 @@ func (r *reader) mappedStamp(line int, rec []string) stamp {
 		st.failed = true
 	}
 	return st
+}
+
+// Head is a file's header and its first n data rows as written, for a
+// trader to map its columns.
+func Head(r io.Reader, n int) (header []string, rows [][]string, err error) {
+	t, err := newTable(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	for len(rows) < n {
+		rec, _, err := t.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		rows = append(rows, rec)
+	}
+	return t.header, rows, nil
 }

@@ -27,6 +27,11 @@ type importPage struct {
 	Undo           *undoConfirm // an undo that needs confirming
 	CanEdit        bool         // the session may import and undo
 	Message, Error string
+	// Map maps the columns of a kept file (DESIGN §14) in place of the
+	// upload form; MapUpload is the id of a file just kept because no
+	// format or mapping reads it, for the error's "map its columns".
+	Map       *mapForm
+	MapUpload string
 }
 
 // handleImportPage shows the upload form and the history of imports, each
@@ -39,6 +44,8 @@ func (s *Pages) handleImportPage(w http.ResponseWriter, r *http.Request, sess *d
 		msg = "Imported."
 	case q.Has("undone"):
 		msg = "The import was undone: its fills, and the trades only it made, are gone."
+	case q.Has("mapped"):
+		msg = "The mapping " + q.Get("mapped") + " is saved: a file with this header now imports with Format auto."
 	}
 	s.renderImport(w, r, sess, http.StatusOK, importPage{Message: msg})
 }
@@ -62,13 +69,18 @@ func (s *Pages) renderImport(w http.ResponseWriter, r *http.Request, sess *db.Se
 // file through the API's own form reading and db.Import. The form streams:
 // its first part must be the CSRF token, checked before the file is read.
 func (s *Pages) handleImportPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	mappings, err := s.db.BrokerMappings(r.Context(), sess.UserID)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
 	mr, release, err := s.uploadForm(w, r, sess)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
 	}
 	defer release()
-	in, err := upload.ImportForm(mr, &sess.Principal)
+	in, unread, err := upload.ImportFormKeeping(mr, &sess.Principal, mappings)
 	if err == nil {
 		in.DryRun = r.URL.Query().Has("preview")
 		var imp db.Import
@@ -86,12 +98,19 @@ func (s *Pages) handleImportPost(w http.ResponseWriter, r *http.Request, sess *d
 		s.renderError(w, r, sess, e)
 		return
 	}
-	text := importProblemText(e)
+	p := importPage{Error: importProblemText(e)}
+	if unread != nil {
+		// No format or mapping reads it: keep it while its columns are mapped.
+		if p.MapUpload, err = s.db.CreateImportUpload(r.Context(), sess.UserID, unread.FileName, unread.Content); err != nil {
+			s.errorPage(w, r, sess, err)
+			return
+		}
+	}
 	if r.Header.Get("X-Fragment") == "preview" {
-		s.renderPart(w, r, e.Status, "import", "problem", text)
+		s.renderPart(w, r, e.Status, "import", "problem", p)
 		return
 	}
-	s.renderImport(w, r, sess, e.Status, importPage{Error: text})
+	s.renderImport(w, r, sess, e.Status, p)
 }
 
 // importLabels are the import form's labels of the API's fields.
