@@ -11,7 +11,6 @@ import (
 	"tradejournal/db"
 )
 
-
 // TestMapColumnsPage: without script, a file no format reads is kept when
 // the import page refuses it, and mapped on the page that names it: its
 // header and first rows shown, a preview read by the unsaved mapping, the
@@ -46,7 +45,9 @@ func TestMapColumnsPage(t *testing.T) {
 
 	page := b.page(t, "/import/uploads/"+uploadID)
 	var heads []*html.Node
-	if table := find(page, func(n *html.Node) bool { return n.Data == "table" && attr(n, "data-file-head") != "" || hasAttr(n, "data-file-head") }); len(table) == 1 {
+	if table := find(page, func(n *html.Node) bool {
+		return n.Data == "table" && attr(n, "data-file-head") != "" || hasAttr(n, "data-file-head")
+	}); len(table) == 1 {
 		heads = find(table[0], func(n *html.Node) bool { return n.Data == "th" })
 	}
 	var names []string
