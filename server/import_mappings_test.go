@@ -100,6 +100,13 @@ func TestImportMappingCRUD(t *testing.T) {
 	if n := count(t, e.sql(t), `SELECT count(*) FROM import_mappings WHERE id = ? AND side_values IS NULL AND timezone = 'Europe/London'`, id); n != 1 {
 		t.Errorf("row after update: %d", n)
 	}
+	// Columns given replace them all: no cost column is [], never null.
+	status, b = e.do(t, "PUT", "/api/v1/import-mappings/"+id, e.key,
+		`{"columns": {"timestamp": "Time", "symbol": "Symbol", "side": "Type", "quantity": "Volume", "price": "Price"}}`)
+	if status != 200 || !strings.Contains(string(b), `"columns":{"timestamp":"Time","date":null,"time":null,"symbol":"Symbol",`+
+		`"side":"Type","quantity":"Volume","price":"Price","account":null,"commission":[],"exec_id":null}`) {
+		t.Errorf("columns replaced: %d %s", status, b)
+	}
 	status, b = e.do(t, "DELETE", "/api/v1/import-mappings/"+id, e.key, "")
 	if status != 200 || strings.TrimSpace(string(b)) != `{"success":true,"deleted_id":"`+id+`","warnings":[]}` {
 		t.Errorf("delete: %d %s", status, b)
