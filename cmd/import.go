@@ -81,10 +81,17 @@ func importFile(cmd *cobra.Command, d *db.DB, u db.User, ic importConfig, path s
 		return db.Import{}, err
 	}
 	defer f.Close()
-	file, err := brokers.Read(io.Reader(f), brokers.Options{Format: ic.format, Location: loc, Decimal: ic.decimal, DateOrder: ic.dateOrder})
+	opts := brokers.Options{Format: ic.format, Location: loc, Decimal: ic.decimal, DateOrder: ic.dateOrder}
+	if ic.format == "auto" { // the user's column mappings after the formats (DESIGN §14)
+		if opts.Mappings, err = d.BrokerMappings(cmd.Context(), u.ID); err != nil {
+			return db.Import{}, err
+		}
+	}
+	file, err := brokers.Read(io.Reader(f), opts)
 	if err != nil {
 		return db.Import{}, err
 	}
+	zone = cmp.Or(file.Timezone, zone)
 	return d.Import(cmd.Context(), u.ID, db.ImportInput{File: file, FileName: filepath.Base(path), Timezone: zone,
 		AccountNumber: ic.account, DryRun: ic.dryRun})
 }

@@ -49,4 +49,24 @@ func TestImportWhileServing(t *testing.T) {
 	if _, err := run(t, "import", "--user", "nobody", good, "--data", dir); err == nil {
 		t.Errorf("unknown user: no error")
 	}
+
+	// --format auto tries the user's column mappings after the formats;
+	// the mapping's zone (Berlin: 15:31 is 09:31 in New York) is the
+	// import's.
+	if status, body := call(t, "POST", srv.base+"/api/v1/import-mappings", key, `{"name": "Quantower",
+		"columns": {"date": "Date", "time": "Time", "symbol": "Symbol", "side": "Side", "quantity": "Quantity",
+		"price": "Price", "exec_id": "Trade ID"}, "date_order": "dmy", "decimal": "comma", "timezone": "Europe/Berlin"}`); status != 201 {
+		t.Fatalf("mapping: %d %s", status, body)
+	}
+	mapped := filepath.Join(t.TempDir(), "quantower.csv")
+	os.WriteFile(mapped, []byte("Date;Time;Symbol;Side;Quantity;Price;Trade ID\n"+
+		"03.12.2025;15:31:05;MNQZ5;Buy;1;21.000,25;Q-1\n03.12.2025;15:40:00;MNQZ5;Sell;1;21.010,50;Q-2\n"), 0o600)
+	out = mustRun(t, "import", "--user", "alice", "--account", "APEX-1", mapped, "--data", dir)
+	if !strings.Contains(out, "quantower.csv: mapping (import ") || !strings.Contains(out, "2 rows, 2 fills, 0 skipped") {
+		t.Errorf("mapped import printed:\n%s", out)
+	}
+	if status, body := call(t, "GET", srv.base+"/api/v1/imports?limit=1", key, ""); status != 200 ||
+		!strings.Contains(string(body), `"format":"mapping"`) || !strings.Contains(string(body), `"timezone":"Europe/Berlin"`) {
+		t.Errorf("the mapped import: %d %s", status, body)
+	}
 }

@@ -19,6 +19,7 @@ import (
 type Import struct {
 	ID         *string  `json:"id"` // null for a dry run
 	Format     string   `json:"format"`
+	MappingID  *string  `json:"mapping_id"` // the mapping the file was read by (format "mapping"), else null
 	FileName   string   `json:"file_name"`
 	Timezone   string   `json:"timezone"`
 	AccountIDs []string `json:"account_ids"`
@@ -88,16 +89,16 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 	var preview Import
 	imp, err := inTx(ctx, db.beginAlone, func(tx txn) (Import, error) {
 		now := db.now()
-		imp := Import{Format: in.File.Format, FileName: in.FileName, Timezone: in.Timezone, AccountIDs: []string{},
+		imp := Import{Format: in.File.Format, MappingID: nullable(in.File.MappingID), FileName: in.FileName, Timezone: in.Timezone, AccountIDs: []string{},
 			UnknownAccounts: []string{}, Rows: in.File.Rows, Fills: len(in.File.Fills), Skipped: in.File.Skipped,
 			Warnings: append([]string{}, in.File.Warnings...), CreatedAt: now}
 		if !in.DryRun {
 			id := db.NewID()
 			imp.ID = &id
 			// The row comes first: the fills point at it.
-			if _, err := tx.ExecContext(ctx, `INSERT INTO imports (id, user_id, format, file_name, timezone, rows, fills,
-				skipped, duplicates, trades_created, trades_updated, created_at) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)`,
-				id, userID, imp.Format, imp.FileName, imp.Timezone, now); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO imports (id, user_id, format, mapping_id, file_name, timezone, rows, fills,
+				skipped, duplicates, trades_created, trades_updated, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)`,
+				id, userID, imp.Format, imp.MappingID, imp.FileName, imp.Timezone, now); err != nil {
 				return Import{}, err
 			}
 		}

@@ -9,13 +9,13 @@ import (
 	"strconv"
 )
 
-const importColumns = `id, format, file_name, timezone, account_ids, unknown_accounts, rows, fills, skipped,
+const importColumns = `id, format, mapping_id, file_name, timezone, account_ids, unknown_accounts, rows, fills, skipped,
 	duplicates, trades_created, trades_updated, warnings, created_at`
 
 func scanImport(s interface{ Scan(...any) error }) (Import, error) {
 	var imp Import
 	var id, accounts, unknown, warnings string
-	err := s.Scan(&id, &imp.Format, &imp.FileName, &imp.Timezone, &accounts, &unknown, &imp.Rows, &imp.Fills, &imp.Skipped,
+	err := s.Scan(&id, &imp.Format, &imp.MappingID, &imp.FileName, &imp.Timezone, &accounts, &unknown, &imp.Rows, &imp.Fills, &imp.Skipped,
 		&imp.Duplicates, &imp.TradesCreated, &imp.TradesUpdated, &warnings, &imp.CreatedAt)
 	imp.ID, imp.AccountIDs, imp.UnknownAccounts, imp.Warnings = &id, jsonStrings(accounts), jsonStrings(unknown), jsonStrings(warnings)
 	return imp, err

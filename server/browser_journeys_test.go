@@ -294,3 +294,81 @@ func TestBrowserReadOnlyKey(t *testing.T) {
 		t.Errorf("the phone key reading through the API: %d", status)
 	}
 }
+
+// TestBrowserMapColumns: in Chromium, a file no format reads is uploaded
+// on the import page, its columns mapped on the page the error links to,
+// previewed and saved; a second file of the same header then imports with
+// Format auto, and the API reads its trade back.
+func TestBrowserMapColumns(t *testing.T) {
+	e := newTradeEnv(t)
+	hs := httptest.NewServer(e.srv)
+	t.Cleanup(hs.Close)
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "deals.csv"), filepath.Join(dir, "deals-2.csv")
+	next := "Time,Deal,Symbol,Type,Volume,Price,Commission,Fee,Profit\n" +
+		"1764686000,6001,MNQZ5,sell,1,21100.00,-0.50,-0.12,0.00\n" +
+		"1764686300,6002,MNQZ5,buy,1,21090.00,-0.50,-0.12,20.00\n" +
+		"1764690000,6003,,balance,,,,,-100.00\n"
+	if os.WriteFile(first, []byte(metaTraderFile), 0o644) != nil || os.WriteFile(second, []byte(next), 0o644) != nil {
+		t.Fatal("writing the files")
+	}
+	ctx := newBrowser(t, 1280)
+	var preview, message string
+	err := chromedp.Run(ctx,
+		signIn(t, e.testServer, hs.URL, "alice"),
+		chromedp.Navigate(hs.URL+"/import"),
+		chromedp.WaitVisible(`#file`),
+		chromedp.SetUploadFiles(`#file`, []string{first}),
+		chromedp.Click(`#preview-button`),
+		chromedp.WaitVisible(`#map-columns`),
+		chromedp.Click(`#map-columns`),
+		chromedp.WaitVisible(`[data-file-head]`),
+		chromedp.SendKeys(`#m-name`, "MetaTrader deals"),
+		chromedp.SetValue(`#m-timestamp`, "Time"),
+		chromedp.SetValue(`#m-time`, ""),
+		chromedp.SetValue(`#m-side`, "Type"),
+		chromedp.SetValue(`#m-quantity`, "Volume"),
+		chromedp.SetValue(`#m-exec_id`, "Deal"),
+		// Commission is chosen for its name; Fee is added to it.
+		chromedp.SetAttributeValue(`#m-commission option[value=Fee]`, "selected", ""),
+		chromedp.SendKeys(`#m-buy`, "buy"),
+		chromedp.SendKeys(`#m-sell`, "sell"),
+		chromedp.SendKeys(`#m-skip`, "balance, credit"),
+		chromedp.SetValue(`#m-account_id`, e.accountID),
+		chromedp.Click(`#map-preview`),
+		chromedp.WaitVisible(`[data-preview]`),
+		chromedp.Text(`[data-preview]`, &preview),
+		screenshot(t, "mapping-preview"),
+		chromedp.Click(`#map-save`),
+		chromedp.WaitVisible(`#file`),
+		chromedp.Text(`[role=status]`, &message),
+		chromedp.SetValue(`#account_id`, e.accountID),
+		chromedp.SetUploadFiles(`#file`, []string{second}),
+		chromedp.Click(`#import-button`),
+		chromedp.WaitVisible(`[data-import]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Long 2 from 21000.25 to 21010.50: 41.00 gross; costs 1.24 a side
+	// (|-1.00| + |-0.24|), 2.48: net 38.52.
+	if !strings.Contains(preview, "mapping: 4 rows, 2 fills, 2 skipped") || !strings.Contains(preview, "38.52") {
+		t.Errorf("preview: %q", preview)
+	}
+	if !strings.Contains(message, "MetaTrader deals is saved") {
+		t.Errorf("after the save: %q", message)
+	}
+	// Short 1 from 21100 to 21090 on MNQ ($2 a point): 20.00 gross; costs
+	// 0.62 a side (|-0.50| + |-0.12|), 1.24: net 18.76. The balance row is
+	// skipped.
+	checkTrades(t, e.tradesOf(t, e.key, ""), []tradeWant{
+		{"short", 1, 21100, 21090, 20, 1.24, 18.76, "win", "2025-12-02 09:33:20", "2025-12-02 09:38:20"},
+	})
+	imps := decode[struct {
+		Data       []db.Import
+		Pagination map[string]any
+	}](t, must200(t, e.testServer, "/api/v1/imports", e.key)).Data
+	if len(imps) != 1 || imps[0].Format != "mapping" || imps[0].MappingID == nil || imps[0].Skipped != 1 || imps[0].FileName != "deals-2.csv" {
+		t.Errorf("imports: %+v", imps)
+	}
+}

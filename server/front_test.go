@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -123,18 +122,6 @@ func TestHostCheckComesFirst(t *testing.T) {
 	if w := ts.send(t, req); !strings.Contains(w.Body.String(), `"total":0`) {
 		t.Errorf("accounts after a misdirected create: %s, want none", w.Body)
 	}
-}
-
-// countingReader counts the bytes read from r.
-type countingReader struct {
-	r io.Reader
-	n int
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += n
-	return n, err
 }
 
 // proxiedServer is the real handler with the failed sign-in budget, behind

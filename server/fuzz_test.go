@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tradejournal/db"
 )
 
 // FuzzJSONBodies sends arbitrary bodies to every route that decodes JSON.
@@ -136,23 +138,49 @@ func samplePDF(t testing.TB) []byte {
 	return b
 }
 
-// FuzzImport posts arbitrary files and form fields to the import route:
-// every answer is a 2xx or a 4xx in JSON, never a 5xx, and a refused import
-// leaves no import behind.
+// FuzzImport posts arbitrary files and form fields to the import route,
+// read by a format, or by an arbitrary column mapping (created through the
+// API when it is one, then named by mapping_id and tried by format auto):
+// every answer is a 2xx or a 4xx in JSON, never a 5xx, and a refused
+// import leaves no import and no fill behind.
 func FuzzImport(f *testing.F) {
 	e := newTradeEnv(f)
-	f.Add("format", "auto", []byte(morning))
-	f.Add("dry_run", "true", []byte(genericHeader+"APEX-1,MNQZ5,buy,1,1e9,-1,2025-03-09T02:30:00,x\n"))
-	f.Add("timezone", "Europe/Berlin", []byte("account_number;symbol;side;quantity;price;timestamp\nAPEX-1;ES;B;\"1\";(5,0);2025-03-30 02:30:00\n"))
-	f.Add("format", "generic", []byte("\xff\xfea\x00"))
-	f.Fuzz(func(t *testing.T, name, value string, content []byte) {
-		before := count(t, e.sql(t), `SELECT count(*) FROM imports`)
-		status, b := e.postImport(t, e.key, "fuzz.csv", string(content), name, value)
-		if status >= 500 || !json.Valid(b) {
-			t.Fatalf("import %q=%q (%d bytes): got %d %s", name, value, len(content), status, b)
+	f.Add("format", "auto", []byte(morning), "")
+	f.Add("dry_run", "true", []byte(genericHeader+"APEX-1,MNQZ5,buy,1,1e9,-1,2025-03-09T02:30:00,x\n"), "")
+	f.Add("timezone", "Europe/Berlin", []byte("account_number;symbol;side;quantity;price;timestamp\nAPEX-1;ES;B;\"1\";(5,0);2025-03-30 02:30:00\n"), "")
+	f.Add("format", "generic", []byte("\xff\xfea\x00"), "")
+	f.Add("account_id", e.accountID, []byte(metaTraderFile), metaTraderMapping)
+	f.Add("account_id", e.accountID, []byte(metaTraderFile), strings.Replace(metaTraderMapping, `"Time"`, `"Deal"`, 1))
+	f.Add("dry_run", "true", []byte(quantowerFile), quantowerMapping)
+	f.Add("account_id", e.accountID, []byte(quantowerFile), strings.Replace(quantowerMapping, `"dmy"`, `"ymd"`, 1))
+	f.Add("decimal", "comma", []byte("a;b;c;d;e\n1;2;3;4;5\n"),
+		`{"name": "m", "columns": {"timestamp": "a", "symbol": "b", "side": "c", "quantity": "d", "price": "e"}, "side_values": {"buy": ["1"], "sell": ["2"], "skip": ["3"]}}`)
+	f.Fuzz(func(t *testing.T, name, value string, content []byte, mapping string) {
+		mappingID := ""
+		if mapping != "" {
+			status, b := e.do(t, "POST", "/api/v1/import-mappings", e.key, mapping)
+			if status >= 500 || !json.Valid(b) {
+				t.Fatalf("mapping %q: got %d %s", mapping, status, b)
+			}
+			if status == http.StatusCreated {
+				mappingID = decode[struct{ Data db.ImportMapping }](t, b).Data.ID
+				defer e.do(t, "DELETE", "/api/v1/import-mappings/"+mappingID, e.key, "")
+			}
 		}
-		if after := count(t, e.sql(t), `SELECT count(*) FROM imports`); status >= 400 && after != before {
-			t.Fatalf("a refused import (%d) left an import behind", status)
+		try := func(fields ...string) {
+			before := count(t, e.sql(t), `SELECT count(*) FROM imports`) + count(t, e.sql(t), `SELECT count(*) FROM executions`)
+			status, b := e.postImport(t, e.key, "fuzz.csv", string(content), fields...)
+			if status >= 500 || !json.Valid(b) {
+				t.Fatalf("import %q (%d bytes): got %d %s", fields, len(content), status, b)
+			}
+			after := count(t, e.sql(t), `SELECT count(*) FROM imports`) + count(t, e.sql(t), `SELECT count(*) FROM executions`)
+			if status >= 400 && after != before {
+				t.Fatalf("a refused import (%d) left rows behind", status)
+			}
+		}
+		try(name, value)
+		if mappingID != "" {
+			try(name, value, "mapping_id", mappingID)
 		}
 	})
 }

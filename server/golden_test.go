@@ -18,6 +18,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden and openapi.jso
 type golden struct {
 	name, method, target, body string
 	status                     int
+	key                        string // the caller's key; "" for alice's
 	// at is the path in openapi.json to the response the example belongs
 	// to: a path item and operation, or a shared response.
 	at []string
@@ -65,6 +66,11 @@ func TestGolden(t *testing.T) {
 	e.create(t, e.tradeBody("NQH6", "short", fills(2.5, "sell 1@21000", "buy 1@21012.5")))
 	e.payout(t, fmt.Sprintf(`{"account_id": %q, "date": "2026-02-05", "total_amount": 1000, "status": "paid"}`, a.ID))
 	e.expense(t, fmt.Sprintf(`{"account_id": %q, "date": "2026-02-01", "amount": 167, "category": "evaluation"}`, a.ID))
+	// A mapped import, in another user's journal so as to leave alice's figures as they are.
+	_, bob := ts.newUser(t, "bob")
+	bobAccount := ts.createAccount(t, bob, `{"account_number": "MT-1"}`)
+	mapping := ts.createMapping(t, bob, metaTraderMapping)
+	mapped := ts.mustImport(t, bob, metaTraderFile, http.StatusCreated, "mapping_id", mapping.ID, "account_id", bobAccount.ID)
 
 	cases := []golden{
 		{name: "trade", method: "GET", target: "/api/v1/trades/" + win.ID, status: 200,
@@ -83,6 +89,10 @@ func TestGolden(t *testing.T) {
 			body: fmt.Sprintf(`{"account_id": %q, "symbol": "ESH6", "side": "long", "entry_date": "2026-02-05",
 				"executions": [{"side": "buy", "quantity": 1, "price": -5000, "execution_time": "09:30:00"}]}`, a.ID),
 			at: []string{"components", "responses", "BadRequest"}},
+		{name: "import_mapping", method: "GET", target: "/api/v1/import-mappings/" + mapping.ID, status: 200, key: bob,
+			at: []string{"paths", "/api/v1/import-mappings/{id}", "get", "responses", "200"}},
+		{name: "import_mapped", method: "GET", target: "/api/v1/imports/" + *mapped.ID, status: 200, key: bob,
+			at: []string{"paths", "/api/v1/imports/{id}", "get", "responses", "200"}},
 		{name: "document_not_found", method: "GET", target: "/api/v1/documents/01940000-0000-7000-8000-999999999999", status: 404,
 			at: []string{"components", "responses", "DocNotFound"}},
 	}
@@ -93,7 +103,11 @@ func TestGolden(t *testing.T) {
 	}
 	doc := decodeNumbers(t, spec)
 	for _, c := range cases {
-		status, b := ts.do(t, c.method, c.target, key, c.body)
+		caller := key
+		if c.key != "" {
+			caller = c.key
+		}
+		status, b := ts.do(t, c.method, c.target, caller, c.body)
 		if status != c.status {
 			t.Fatalf("%s %s: got %d %s, want %d", c.method, c.target, status, b, c.status)
 		}

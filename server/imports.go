@@ -10,9 +10,15 @@ import (
 )
 
 // handleImportCreate reads a broker's file into trades: received whole
-// (within its limit), then parsed; nothing is written unless every row
-// reads. It holds one of the import slots throughout.
+// (within its limit), then parsed by its format or one of the user's
+// column mappings; nothing is written unless every row reads. It holds one
+// of the import slots throughout.
 func (s *Server) handleImportCreate(w http.ResponseWriter, r *http.Request, p *db.Principal) {
+	mappings, err := s.db.BrokerMappings(r.Context(), p.UserID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	mr, release, err := s.uploads.Open(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -25,7 +31,7 @@ func (s *Server) handleImportCreate(w http.ResponseWriter, r *http.Request, p *d
 		return
 	}
 	defer done()
-	in, err := upload.ImportForm(mr, p)
+	in, err := upload.ImportForm(mr, p, mappings)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

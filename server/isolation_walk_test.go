@@ -13,7 +13,7 @@ import (
 type aliceData struct {
 	account, trade, group, tag, playbook, strategy, document, documentURL string
 	writeUp, plan, chartBook, reportCard, imp                             string
-	payout, expense                                                       string
+	payout, expense, mapping                                              string
 }
 
 func seedAlice(t *testing.T, e *tradeEnv) aliceData {
@@ -39,6 +39,7 @@ func seedAlice(t *testing.T, e *tradeEnv) aliceData {
 	a.plan = e.post(t, e.key, "/api/v1/trading-plans", fmt.Sprintf(`{"title": "P", "plan_date": "2026-02-05", "playbook_id": %q, %s}`, pb.ID, tagged)).id()
 	a.chartBook = e.post(t, e.key, "/api/v1/chart-books", fmt.Sprintf(`{"title": "B", "playbook_id": %q, "document_ids": [%q], %s}`, pb.ID, doc.ID, tagged)).id()
 	a.imp = *e.mustImport(t, e.key, morning, http.StatusCreated).ID
+	a.mapping = e.createMapping(t, e.key, metaTraderMapping).ID
 	a.reportCard = e.post(t, e.key, "/api/v1/report-cards", fmt.Sprintf(`{"report_date": "2026-02-05", "account_id": %q, %s}`, e.accountID, tagged)).id()
 	a.payout = e.post(t, e.key, "/api/v1/payouts", fmt.Sprintf(`{"account_id": %q, "date": "2026-02-06", "total_amount": 1000,
 		"status": "paid", "document_ids": [%q]}`, e.accountID, doc.ID)).id()
@@ -57,6 +58,7 @@ func (e *tradeEnv) snapshot(t *testing.T, a aliceData) string {
 		"/api/v1/strategies", "/api/v1/strategies/" + a.strategy, "/api/v1/documents/" + a.document,
 		"/api/v1/write-ups", "/api/v1/trading-plans", "/api/v1/chart-books", "/api/v1/report-cards",
 		"/api/v1/imports", "/api/v1/imports/" + a.imp, "/api/v1/trades/export",
+		"/api/v1/import-mappings", "/api/v1/import-mappings/" + a.mapping,
 		"/api/v1/payouts", "/api/v1/payouts/" + a.payout, "/api/v1/payouts/summary",
 		"/api/v1/expenses", "/api/v1/expenses/" + a.expense,
 	} {
@@ -203,6 +205,26 @@ func TestIsolationEveryRoute(t *testing.T) {
 		"POST /api/v1/imports": {func(t *testing.T) {
 			if status, b := e.postImport(t, bob, "f.csv", morning, "account_id", a.account); status != http.StatusNotFound {
 				t.Errorf("bob importing into alice's account: got %d %s, want 404", status, b)
+			}
+			if status, b := e.postImport(t, bob, "mt.csv", metaTraderFile, "mapping_id", a.mapping, "account_id", bobAcct.ID); status != http.StatusNotFound {
+				t.Errorf("bob importing by alice's mapping: got %d %s, want 404", status, b)
+			}
+			// format=auto tries bob's mappings, never alice's.
+			if status, b := e.postImport(t, bob, "mt.csv", metaTraderFile, "account_id", bobAcct.ID); status != http.StatusBadRequest ||
+				!strings.Contains(string(b), `"format"`) {
+				t.Errorf("bob's auto import of a file alice's mapping reads: got %d %s, want 400 naming format", status, b)
+			}
+		}},
+		"GET /api/v1/import-mappings":         {hidden("/api/v1/import-mappings", a.mapping)},
+		"GET /api/v1/import-mappings/{id}":    {notFound("GET", "/api/v1/import-mappings/"+a.mapping, "")},
+		"PUT /api/v1/import-mappings/{id}":    {notFound("PUT", "/api/v1/import-mappings/"+a.mapping, `{"name": "bob's"}`)},
+		"DELETE /api/v1/import-mappings/{id}": {notFound("DELETE", "/api/v1/import-mappings/"+a.mapping, "")},
+		"POST /api/v1/import-mappings": {func(t *testing.T) {
+			// Names are unique per user: bob may use alice's (on columns no
+			// file of this walk has, so that his auto imports stay unread).
+			if status, b := e.do(t, "POST", "/api/v1/import-mappings", bob,
+				strings.Replace(quantowerMapping, `"Quantower"`, `"MetaTrader deals"`, 1)); status != http.StatusCreated {
+				t.Errorf("bob's mapping named as alice's: got %d %s, want 201", status, b)
 			}
 		}},
 		"DELETE /api/v1/trades/{id}": {notFound("DELETE", "/api/v1/trades/"+a.trade, "")},

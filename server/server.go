@@ -186,6 +186,12 @@ func (s *Server) routes() []route {
 		{"POST /api/v1/imports", "trades:write", false, s.handleImportCreate},
 		{"DELETE /api/v1/imports/{id}", "trades:write", false, s.handleImportDelete},
 
+		{"GET /api/v1/import-mappings", "trades:read", false, listHandler(s, s.db.ImportMappings)},
+		{"GET /api/v1/import-mappings/{id}", "trades:read", false, getHandler(s, "Import mapping", s.db.ImportMappingRecord)},
+		{"POST /api/v1/import-mappings", "trades:write", false, createHandler(s, jsonBody(input.ImportMapping), s.db.CreateImportMapping)},
+		{"PUT /api/v1/import-mappings/{id}", "trades:write", false, updateHandler(s, "Import mapping", jsonBody(input.ImportMapping), s.db.UpdateImportMapping)},
+		{"DELETE /api/v1/import-mappings/{id}", "trades:write", false, deleteHandler(s, "Import mapping", s.db.DeleteImportMapping)},
+
 		{"GET /api/v1/tags", "tags:read", false, s.handleTagList},
 		{"POST /api/v1/tags", "tags:write", false, s.handleTagCreate},
 		{"PUT /api/v1/tags", "tags:write", false, s.handleTagUpdate},

@@ -27,6 +27,7 @@ func TestPagesIsolation(t *testing.T) {
 	// before the journal's counts are taken.
 	more := []map[string][]func(t *testing.T){
 		libraryPageCases(t, walk), tradePageCases(t, walk), contentPageCases(t, walk), settingsPageCases(t, walk),
+		mappingPageCases(t, walk),
 	}
 	before := tableCounts(t, e)
 	shows, redirects, notFound := walk.shows, walk.redirects, walk.notFound

@@ -24,6 +24,12 @@ type Options struct {
 	Location  *time.Location // zone of timestamps that carry none (never nil)
 	Decimal   string         // "" or "point" (1,234.56), or "comma" (1.234,56)
 	DateOrder string         // "" or "auto", "mdy", "dmy", "ymd"
+	// Mapping, when set, reads the file by the user's mapping (DESIGN
+	// §14), whatever Format says.
+	Mapping *Mapping
+	// Mappings are the user's mappings, by name: auto tries them, after the
+	// formats, on a header none of the formats reads.
+	Mappings []Mapping
 }
 
 // Fill is one execution read from a file.
@@ -41,7 +47,12 @@ type Fill struct {
 
 // File is what a file holds.
 type File struct {
-	Format   string // the format read (detected or given)
+	Format string // the format read (detected or given); "mapping" for a user's mapping
+	// MappingID is the id of the mapping the file was read by, "" for a format.
+	MappingID string
+	// Timezone is the mapping's zone, where the file was read by a mapping
+	// that names one: the import's zone then. "" otherwise.
+	Timezone string
 	Rows     int    // data rows the format reads
 	Skipped  int    // rows that are not fills
 	Fills    []Fill // in file order (a round-trip row gives its entry, then its exit)
@@ -95,9 +106,14 @@ func Read(r io.Reader, opt Options) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := pick(opt.Format, t)
+	s, err := pick(opt, t)
 	if err != nil {
 		return nil, err
+	}
+	if s.mapping != nil {
+		if opt, err = s.mapping.options(opt); err != nil {
+			return nil, err
+		}
 	}
 	return s.read(t, opt)
 }
@@ -110,8 +126,17 @@ func specs() []spec {
 		rithmicOrders, projectXTrades, projectXOrders, ibkrFlex, generic}
 }
 
-// pick finds the format by name, or by the header when name is auto.
-func pick(name string, t *table) (spec, error) {
+// pick finds the format by name, or the mapping given, or by the header
+// when the name is auto: the formats, then the user's mappings.
+func pick(opt Options, t *table) (spec, error) {
+	name := opt.Format
+	if m := opt.Mapping; m != nil {
+		if column, path := m.lacks(t); column != "" {
+			return spec{}, &FieldError{"mapping_id", fmt.Sprintf("the file's header lacks %s, which the mapping %s names (%s); its columns: %s",
+				column, m.Name, path, headerText(t.header))}
+		}
+		return m.spec(), nil
+	}
 	if name != "" && name != "auto" {
 		for _, s := range specs() {
 			if s.name == name {
@@ -128,5 +153,12 @@ func pick(name string, t *table) (spec, error) {
 			return s, nil
 		}
 	}
-	return spec{}, &FieldError{"format", "the file's header matches no known format; name one of " + strings.Join(Formats, ", ")}
+	for i := range opt.Mappings {
+		if s := opt.Mappings[i].spec(); s.fits(t) {
+			return s, nil
+		}
+	}
+	return spec{}, &FieldError{"format", "the file's header matches no known format and none of your column mappings " +
+		"(its columns: " + headerText(t.header) + "); name one of " + strings.Join(Formats, ", ") +
+		", or map its columns (/api/v1/import-mappings)"}
 }

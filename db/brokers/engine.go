@@ -16,6 +16,8 @@ type spec struct {
 	required []string            // roles whose column the file must have
 	columns  map[string][]string // role → header aliases, as the platform writes them
 	row      func(r *reader, line int, rec []string)
+	costs    []string // the roles fillRow sums as a fill's cost; nil: commission and fees
+	mapping  *Mapping // the user's mapping this spec reads by, nil for a platform's format
 }
 
 // fits reports whether the header has a column for every required role.
@@ -48,6 +50,10 @@ type reader struct {
 	idx   map[string]int
 	fills []pendingFill
 	trips []trip
+	// costRoles are the roles fillRow sums as a fill's cost.
+	costRoles []string
+	// mapping is the user's mapping the file is read by, nil for a format.
+	mapping *Mapping
 	// contracts are the contract cells read so far, as contract writes
 	// them: a file names a few contracts in up to a million rows.
 	contracts map[string]string
@@ -77,8 +83,14 @@ type trip struct {
 
 // read runs the spec over every row, then reads the times.
 func (s spec) read(t *table, opt Options) (*File, error) {
-	r := &reader{t: t, opt: opt, idx: map[string]int{},
+	r := &reader{t: t, opt: opt, idx: map[string]int{}, costRoles: s.costs, mapping: s.mapping,
 		file: &File{Format: s.name, Fills: []Fill{}, Warnings: []string{}, Columns: map[string]string{}}}
+	if r.costRoles == nil {
+		r.costRoles = []string{"commission", "fees"}
+	}
+	if s.mapping != nil {
+		r.file.MappingID, r.file.Timezone = s.mapping.ID, s.mapping.Timezone
+	}
 	for role, aliases := range s.columns {
 		i, name := t.col(aliases...)
 		r.idx[role] = i
@@ -177,8 +189,16 @@ func (r *reader) price(line int, rec []string, role, contract string) (float64, 
 	return v, true
 }
 
-// side reads role's cell as buy or sell.
+// side reads role's cell as buy or sell: by the mapping's side values
+// where it has them.
 func (r *reader) side(line int, rec []string, role string) (string, bool) {
+	if r.mapping != nil && r.mapping.SideValues != nil {
+		s, ok := mappingSide(r.mapping.SideValues, r.cell(rec, role))
+		if !ok {
+			r.fail(line, role, r.file.Columns[role]+" must be one of the mapping's side values ("+sideValuesText(r.mapping.SideValues)+")")
+		}
+		return s, ok
+	}
 	s, ok := side(r.cell(rec, role))
 	if !ok {
 		r.fail(line, role, r.file.Columns[role]+" must be Buy or Sell (or B/S, Bid/Ask)")
@@ -209,8 +229,13 @@ func (r *reader) costs(line int, rec []string, roles ...string) *float64 {
 	return &total
 }
 
-// stamp notes role's cell for reading once the date order is known.
+// stamp notes role's cell for reading once the date order is known. A
+// mapping's time is its timestamp column (whole digits: Unix time), or its
+// date and time columns together.
 func (r *reader) stamp(line int, rec []string, role string) stamp {
+	if r.mapping != nil {
+		return r.mappedStamp(line, rec)
+	}
 	st := stamp{text: r.cell(rec, role), line: line, column: r.file.Columns[role]}
 	if i, ok := r.idx[role]; ok && r.t.zones[i] != "" {
 		z := r.t.zones[i]
@@ -241,7 +266,7 @@ func fillRow(r *reader, line int, rec []string) {
 	}
 	f.Quantity = math.Abs(qty)
 	f.Price, _ = r.price(line, rec, "price", f.Contract)
-	f.Commission = r.costs(line, rec, "commission", "fees")
+	f.Commission = r.costs(line, rec, r.costRoles...)
 	if rate := r.costs(line, rec, "rate"); rate != nil {
 		c := *rate * f.Quantity
 		f.Commission = &c
@@ -314,6 +339,13 @@ func (r *reader) finish() (*File, error) {
 	var lateErr []error
 	for i := range n {
 		st := r.stampAt(i)
+		if st.failed {
+			continue
+		}
+		if st.epoch {
+			at[i], ok[i] = epochTime(st.text)
+			continue
+		}
 		p, err := parseStamp(st.text)
 		if err != nil {
 			r.bad.add(st.line, st.column, st.column+" "+err.Error())

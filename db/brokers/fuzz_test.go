@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -54,6 +55,53 @@ func FuzzRead(f *testing.F) {
 			}
 		default:
 			t.Fatalf("unexpected error %T %v", err, err)
+		}
+	})
+}
+
+// FuzzReadMapping: a random mapping (its columns, side values, decimal and
+// date order from the fuzzer) over random bytes reads without a panic into
+// whole fills, or an error and no file.
+func FuzzReadMapping(f *testing.F) {
+	for _, name := range []string{"metatrader_deals.csv", "quantower_comma.csv"} {
+		b, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, "Time|Symbol|Type|Volume|Price|Commission|Deal", "buy|sell|balance", "point", "auto")
+		f.Add(b, "Date Time|Symbol|Side|Quantity|Price|Commission|Trade ID", "", "comma", "dmy")
+	}
+	f.Fuzz(func(t *testing.T, content []byte, columns, sides, decimal, dateOrder string) {
+		c := strings.Split(columns, "|")
+		for len(c) < 7 {
+			c = append(c, "")
+		}
+		m := Mapping{Name: "fuzz", Decimal: decimal, DateOrder: dateOrder}
+		if date, clock, ok := strings.Cut(c[0], " "); ok {
+			m.Columns.Date, m.Columns.Time = &date, &clock
+		} else {
+			m.Columns.Timestamp = &c[0]
+		}
+		m.Columns.Symbol, m.Columns.Side, m.Columns.Quantity, m.Columns.Price = &c[1], &c[2], &c[3], &c[4]
+		m.Columns.Commission = []string{c[5]}
+		m.Columns.ExecID = &c[6]
+		if s := strings.Split(sides, "|"); len(s) == 3 {
+			m.SideValues = &SideValues{Buy: []string{s[0]}, Sell: []string{s[1]}, Skip: []string{s[2]}}
+		}
+		file, err := Read(bytes.NewReader(content), Options{Location: time.UTC, Mapping: &m, Decimal: decimal, DateOrder: dateOrder})
+		if err != nil {
+			if file != nil {
+				t.Fatalf("error %v with a file", err)
+			}
+			return
+		}
+		for _, fill := range file.Fills {
+			if !(fill.Quantity > 0) || !(fill.Price > 0) || (fill.Side != "buy" && fill.Side != "sell") || fill.At.IsZero() {
+				t.Fatalf("fill %+v is not whole", fill)
+			}
+		}
+		if file.Rows != file.Skipped+len(file.Fills) {
+			t.Fatalf("rows %d, skipped %d, fills %d do not add up", file.Rows, file.Skipped, len(file.Fills))
 		}
 	})
 }

@@ -24,6 +24,8 @@ type stamp struct {
 	line   int
 	column string         // the header as written
 	zone   *time.Location // the header's zone; nil for the import's
+	epoch  bool           // whole digits of a mapped timestamp: Unix time
+	failed bool           // a cell of it was bad, and is reported already
 }
 
 // A timestamp's parts, in the forms the formats write.

@@ -1,6 +1,8 @@
 package upload
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -16,10 +18,36 @@ import (
 
 // importFields are the import form's text fields (DESIGN §8). They come
 // before the file part, so that the file can be read as it arrives.
-var importFields = []string{"format", "account_id", "timezone", "decimal", "date_order", "dry_run", "create_accounts"}
+var importFields = []string{"format", "mapping_id", "account_id", "timezone", "decimal", "date_order", "dry_run",
+	"create_accounts"}
 
-// ImportForm reads the form's fields, then parses its file with them.
-func ImportForm(mr *multipart.Reader, p *db.Principal) (db.ImportInput, error) {
+// ImportForm reads the form's fields, then parses its file with them, and
+// with mappings, the user's column mappings by name: the one mapping_id
+// names, or those format=auto tries after the formats (DESIGN §14).
+func ImportForm(mr *multipart.Reader, p *db.Principal, mappings []brokers.Mapping) (db.ImportInput, error) {
+	return importForm(mr, p, mappings, nil)
+}
+
+// Unread is a file whose header no format or mapping reads, whole, as the
+// import page keeps it while its trader maps its columns.
+type Unread struct {
+	FileName string
+	Content  []byte
+}
+
+// ImportFormKeeping is ImportForm for the import page: where the error is
+// that no format or mapping reads the file's header, it also answers the
+// file, read to its end (at most 25 MiB).
+func ImportFormKeeping(mr *multipart.Reader, p *db.Principal, mappings []brokers.Mapping) (db.ImportInput, *Unread, error) {
+	keep := &Unread{}
+	in, err := importForm(mr, p, mappings, keep)
+	if err == nil || keep.Content == nil {
+		return in, nil, err
+	}
+	return in, keep, err
+}
+
+func importForm(mr *multipart.Reader, p *db.Principal, mappings []brokers.Mapping, keep *Unread) (db.ImportInput, error) {
 	fields := map[string]string{}
 	var in db.ImportInput
 	for {
@@ -40,6 +68,9 @@ func ImportForm(mr *multipart.Reader, p *db.Principal) (db.ImportInput, error) {
 			if err != nil {
 				return db.ImportInput{}, err
 			}
+			if opts, err = withMappings(opts, fields["mapping_id"], mappings); err != nil {
+				return db.ImportInput{}, err
+			}
 			in.FileName = partFileName(part)
 			// The whole file first: one over the limit is refused before
 			// the parser sees a byte of it.
@@ -47,8 +78,21 @@ func ImportForm(mr *multipart.Reader, p *db.Principal) (db.ImportInput, error) {
 			if err != nil {
 				return db.ImportInput{}, err
 			}
-			if in.File, err = brokers.Read(file, opts); err != nil {
+			var chunks [][]byte // the file as received, for keep
+			if keep != nil {
+				chunks = slices.Clone(file.chunks)
+			}
+			read, err := brokers.Read(file, opts)
+			var fe *brokers.FieldError
+			if errors.As(err, &fe) && fe.Field == "format" && keep != nil {
+				keep.FileName, keep.Content = in.FileName, bytes.Join(chunks, nil)
+			}
+			if err != nil {
 				return db.ImportInput{}, err
+			}
+			in.File = read
+			if read.Timezone != "" {
+				in.Timezone = read.Timezone // the mapping's zone read the file
 			}
 		case slices.Contains(importFields, name):
 			if in.File != nil {
@@ -79,8 +123,15 @@ func ImportForm(mr *multipart.Reader, p *db.Principal) (db.ImportInput, error) {
 func importOptions(fields map[string]string, p *db.Principal, in *db.ImportInput) (brokers.Options, error) {
 	f := input.Errors{}
 	opts := brokers.Options{Format: fields["format"], Decimal: fields["decimal"], DateOrder: fields["date_order"]}
-	if opts.Format != "" && opts.Format != "auto" && !slices.Contains(brokers.Formats, opts.Format) {
-		f.Add("format", "format must be auto or one of "+strings.Join(brokers.Formats, ", "))
+	switch id := fields["mapping_id"]; {
+	case opts.Format == "mapping" && id == "":
+		f.Add("mapping_id", "mapping_id is required with format mapping")
+	case id != "" && opts.Format != "" && opts.Format != "auto" && opts.Format != "mapping":
+		f.Add("mapping_id", "mapping_id reads the file by a mapping: leave format auto (or mapping)")
+	case id != "":
+		f.UUID("mapping_id", id)
+	case opts.Format != "" && opts.Format != "auto" && !slices.Contains(brokers.Formats, opts.Format):
+		f.Add("format", "format must be auto, mapping or one of "+strings.Join(brokers.Formats, ", "))
 	}
 	if !slices.Contains([]string{"", "point", "comma"}, opts.Decimal) {
 		f.Add("decimal", "decimal must be point or comma")
@@ -110,6 +161,26 @@ func importOptions(fields map[string]string, p *db.Principal, in *db.ImportInput
 	}
 	opts.Location = loc
 	return opts, nil
+}
+
+// withMappings adds the user's mappings to the reading options: the one
+// id names (404 naming mapping_id when the user has none such), or all of
+// them for format=auto.
+func withMappings(opts brokers.Options, id string, mappings []brokers.Mapping) (brokers.Options, error) {
+	if id == "" {
+		if opts.Format == "" || opts.Format == "auto" {
+			opts.Mappings = mappings
+		}
+		return opts, nil
+	}
+	id = strings.ToLower(id)
+	for i := range mappings {
+		if mappings[i].ID == id {
+			opts.Mapping = &mappings[i]
+			return opts, nil
+		}
+	}
+	return opts, &db.NotFoundError{Kind: "Import mapping", Field: "mapping_id"}
 }
 
 // formBool reads a true/false field; absent is false.

@@ -28,6 +28,11 @@ type importPage struct {
 	Undo           *undoConfirm // an undo that needs confirming
 	CanEdit        bool         // the session may import and undo
 	Message, Error string
+	// Map maps the columns of a kept file (DESIGN §14) in place of the
+	// upload form; MapUpload is the id of a file just kept because no
+	// format or mapping reads it, for the error's "map its columns".
+	Map       *mapForm
+	MapUpload string
 }
 
 // handleImportPage shows the upload form and the history of imports, each
@@ -40,6 +45,8 @@ func (s *Pages) handleImportPage(w http.ResponseWriter, r *http.Request, sess *d
 		msg = "Imported."
 	case q.Has("undone"):
 		msg = "The import was undone: its fills, and the trades only it made, are gone."
+	case q.Has("mapped"):
+		msg = "The mapping " + q.Get("mapped") + " is saved: a file with this header now imports with Format auto."
 	}
 	s.renderImport(w, r, sess, http.StatusOK, importPage{Message: msg})
 }
@@ -63,13 +70,18 @@ func (s *Pages) renderImport(w http.ResponseWriter, r *http.Request, sess *db.Se
 // file through the API's own form reading and db.Import. The form streams:
 // its first part must be the CSRF token, checked before the file is read.
 func (s *Pages) handleImportPost(w http.ResponseWriter, r *http.Request, sess *db.Session) {
+	mappings, err := s.db.BrokerMappings(r.Context(), sess.UserID)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
 	mr, release, err := s.uploadForm(w, r, sess)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
 	}
 	defer release()
-	in, imp, err := s.importUpload(w, r, sess, mr)
+	in, imp, unread, err := s.importUpload(w, r, sess, mr, mappings)
 	if err == nil {
 		if !in.DryRun {
 			http.Redirect(w, r, "/import?done="+*imp.ID, http.StatusSeeOther)
@@ -85,30 +97,38 @@ func (s *Pages) handleImportPost(w http.ResponseWriter, r *http.Request, sess *d
 	}
 	// A busy server (or a full disk) is said beside the form, which keeps
 	// the trader's choices for the retry.
-	text := importProblemText(e)
+	p := importPage{Error: importProblemText(e)}
+	if unread != nil {
+		// No format or mapping reads it: keep it while its columns are mapped.
+		if p.MapUpload, err = s.db.CreateImportUpload(r.Context(), sess.UserID, unread.FileName, unread.Content); err != nil {
+			s.errorPage(w, r, sess, err)
+			return
+		}
+	}
 	if r.Header.Get("X-Fragment") == "preview" {
-		s.renderPart(w, r, e.Status, "import", "problem", text)
+		s.renderPart(w, r, e.Status, "import", "problem", p)
 		return
 	}
-	s.renderImport(w, r, sess, e.Status, importPage{Error: text})
+	s.renderImport(w, r, sess, e.Status, p)
 }
 
 // importUpload reads the form's file and imports it (a dry run for
 // ?preview), holding one of the import slots: a third import at once is
-// refused with the 503 the API answers.
-func (s *Pages) importUpload(w http.ResponseWriter, r *http.Request, sess *db.Session, mr *multipart.Reader) (db.ImportInput, db.Import, error) {
+// refused with the 503 the API answers. A file no format or mapping reads
+// comes back unread, for the page to keep while its columns are mapped.
+func (s *Pages) importUpload(w http.ResponseWriter, r *http.Request, sess *db.Session, mr *multipart.Reader, mappings []brokers.Mapping) (db.ImportInput, db.Import, *upload.Unread, error) {
 	done, ok := s.uploads.StartImport()
 	if !ok {
-		return db.ImportInput{}, db.Import{}, s.uploads.ImportsBusy(w)
+		return db.ImportInput{}, db.Import{}, nil, s.uploads.ImportsBusy(w)
 	}
 	defer done()
-	in, err := upload.ImportForm(mr, &sess.Principal)
+	in, unread, err := upload.ImportFormKeeping(mr, &sess.Principal, mappings)
 	if err != nil {
-		return in, db.Import{}, err
+		return in, db.Import{}, unread, err
 	}
 	in.DryRun = r.URL.Query().Has("preview")
 	imp, err := s.db.Import(r.Context(), sess.UserID, in)
-	return in, imp, err
+	return in, imp, nil, err
 }
 
 // importLabels are the import form's labels of the API's fields.

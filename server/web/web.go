@@ -114,6 +114,7 @@ func (s *Pages) Routes() []Route {
 		{Pattern: "GET /ui/login.js", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
 		{Pattern: "GET /ui/trade.js", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
 	}
+	routes = append(routes, s.mappingRoutes()...)
 	routes = append(routes, s.libraryRoutes()...)
 	routes = append(routes, s.tradeRoutes()...)
 	routes = append(routes, s.contentRoutes()...)

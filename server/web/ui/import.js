@@ -4,7 +4,9 @@
 (function () {
   var form = document.getElementById("import");
   var preview = document.getElementById("preview");
-  document.getElementById("preview-button").addEventListener("click", function (ev) {
+  var button = document.getElementById("preview-button");
+  if (!button) return; // the page maps a file's columns: no upload form
+  button.addEventListener("click", function (ev) {
     if (!form.reportValidity()) return;
     ev.preventDefault();
     var data = new FormData(form);
