@@ -173,6 +173,7 @@ func (s *Server) routes() []route {
 		{"GET /api/v1/imports/{id}", "trades:read", false, getHandler(s, "Import", s.db.ImportRecord)},
 		{"POST /api/v1/imports", "trades:write", false, s.handleImportCreate},
 		{"DELETE /api/v1/imports/{id}", "trades:write", false, s.handleImportDelete},
+		{"POST /api/v1/fills", "trades:write", false, s.handleFills},
 
 		{"GET /api/v1/tags", "tags:read", false, s.handleTagList},
 		{"POST /api/v1/tags", "tags:write", false, s.handleTagCreate},
