@@ -17,12 +17,12 @@ import (
 
 // Import is one broker file brought into the journal (DESIGN §8).
 type Import struct {
-	ID         *string  `json:"id"` // null for a dry run
-	Format     string   `json:"format"`
-	MappingID  *string  `json:"mapping_id"` // the mapping the file was read by (format "mapping"), else null
-	FileName   string   `json:"file_name"`
-	Timezone   string   `json:"timezone"`
-	AccountIDs []string `json:"account_ids"`
+	ID         *string        `json:"id"` // null for a dry run
+	Format     string         `json:"format"`
+	MappingID  *string        `json:"mapping_id"` // the mapping the file was read by (format "mapping"), else null
+	FileName   ImportFileName `json:"file_name"`
+	Timezone   string         `json:"timezone"`
+	AccountIDs []string       `json:"account_ids"`
 	// UnknownAccounts are the account numbers the file's rows name that the
 	// user had no account for (DESIGN §14), sorted: the accounts the import
 	// created (a dry run: would create), or, in a dry run without
@@ -58,6 +58,10 @@ type ImportInput struct {
 	// UnknownAccounts, rather than refuse the file as the import would. The
 	// API's dry run sets it; the command line's --dry-run does not.
 	ListUnknown bool
+	// OnlyNew writes nothing, not even the Import, when every fill is a
+	// duplicate, and answers with id null: fills posted by a script, which
+	// may retry freely (DESIGN §14).
+	OnlyNew bool
 }
 
 // errDryRun ends a dry run's transaction: it rolls back what the import
@@ -89,7 +93,7 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 	var preview Import
 	imp, err := inTx(ctx, db.beginAlone, func(tx txn) (Import, error) {
 		now := db.now()
-		imp := Import{Format: in.File.Format, MappingID: nullable(in.File.MappingID), FileName: in.FileName, Timezone: in.Timezone, AccountIDs: []string{},
+		imp := Import{Format: in.File.Format, MappingID: nullable(in.File.MappingID), FileName: ImportFileName(in.FileName), Timezone: in.Timezone, AccountIDs: []string{},
 			UnknownAccounts: []string{}, Rows: in.File.Rows, Fills: len(in.File.Fills), Skipped: in.File.Skipped,
 			Warnings: append([]string{}, in.File.Warnings...), CreatedAt: now}
 		if !in.DryRun {
@@ -121,7 +125,17 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 		if err != nil {
 			return Import{}, err
 		}
+		fresh, warnings, err := dropHeldElsewhere(ctx, tx, userID, in, fresh)
+		if err != nil {
+			return Import{}, err
+		}
+		imp.Warnings = append(imp.Warnings, warnings...)
 		imp.Duplicates = len(fills) - len(fresh)
+		if in.OnlyNew && len(fresh) == 0 {
+			imp.ID = nil
+			preview = imp
+			return Import{}, errDryRun // nothing new: nothing written, the Import neither
+		}
 
 		loc, overrides, err := db.pricing(ctx, tx, userID)
 		if err != nil {

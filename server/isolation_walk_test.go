@@ -227,6 +227,8 @@ func TestIsolationEveryRoute(t *testing.T) {
 				t.Errorf("bob's mapping named as alice's: got %d %s, want 201", status, b)
 			}
 		}},
+		"POST /api/v1/fills": {notFound("POST", "/api/v1/fills", fmt.Sprintf(`{"account_id": %q, "fills": [{"exec_id": "A1",
+			"symbol": "MNQZ5", "side": "buy", "quantity": 1, "price": 21000, "timestamp": "2025-12-01T09:31:00-05:00"}]}`, a.account))},
 		"DELETE /api/v1/trades/{id}": {notFound("DELETE", "/api/v1/trades/"+a.trade, "")},
 		"POST /api/v1/trades/bulk": {
 			notFound("POST", "/api/v1/trades/bulk", fmt.Sprintf(`{"trade_ids": [%q], "delete": true}`, a.trade)),

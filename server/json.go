@@ -26,7 +26,13 @@ const maxJSONBody = 1 << 20
 // (checkNames). Errors are 400s naming the field (or "body"), or a 413 past
 // the size limit.
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	return decodeJSONUpTo(w, r, dst, maxJSONBody)
+}
+
+// decodeJSONUpTo is decodeJSON for a route whose bodies may be larger:
+// limit bytes, a whole number of MiB.
+func decodeJSONUpTo(w http.ResponseWriter, r *http.Request, dst any, limit int64) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err == nil {
 		dec := json.NewDecoder(bytes.NewReader(body))
 		if err = dec.Decode(dst); err == nil {
@@ -45,7 +51,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	)
 	switch {
 	case errors.As(err, &tooLarge):
-		return problem.TooLarge
+		return problem.TooLargeFor(limit)
 	case errors.Is(err, io.EOF):
 		return input.Invalid("body", "body is empty: send a JSON object")
 	case errors.As(err, &syntax):

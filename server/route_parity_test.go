@@ -13,7 +13,9 @@ import (
 )
 
 // apiOnly are the API's writes that no page makes, each with its reason.
-var apiOnly = map[string]string{}
+var apiOnly = map[string]string{
+	"POST /api/v1/fills": "platform scripts post fills as they happen; a person brings a file to the import page",
+}
 
 // TestRouteParity: every route of the API that writes (POST, PUT, DELETE
 // under /api/v1) is made by a page's post (its Route names it) or is

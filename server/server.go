@@ -185,6 +185,7 @@ func (s *Server) routes() []route {
 		{"GET /api/v1/imports/{id}", "trades:read", false, getHandler(s, "Import", s.db.ImportRecord)},
 		{"POST /api/v1/imports", "trades:write", false, s.handleImportCreate},
 		{"DELETE /api/v1/imports/{id}", "trades:write", false, s.handleImportDelete},
+		{"POST /api/v1/fills", "trades:write", false, s.handleFills},
 
 		{"GET /api/v1/import-mappings", "trades:read", false, listHandler(s, s.db.ImportMappings)},
 		{"GET /api/v1/import-mappings/{id}", "trades:read", false, getHandler(s, "Import mapping", s.db.ImportMappingRecord)},

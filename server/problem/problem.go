@@ -63,6 +63,16 @@ var Misdirected = &Problem{Status: http.StatusMisdirectedRequest, Code: "MISDIRE
 var TooLarge = &Problem{Status: http.StatusRequestEntityTooLarge, Code: "PAYLOAD_TOO_LARGE",
 	Message: "Request body exceeds the limit of 1 MiB"}
 
+// TooLargeFor refuses a JSON body over limit bytes, a route's own limit
+// (a whole number of MiB).
+func TooLargeFor(limit int64) *Problem {
+	if limit == 1<<20 {
+		return TooLarge
+	}
+	return &Problem{Status: http.StatusRequestEntityTooLarge, Code: "PAYLOAD_TOO_LARGE",
+		Message: fmt.Sprintf("Request body exceeds the limit of %d MiB", limit>>20)}
+}
+
 // TooSlow is the 408 of an upload whose body arrives below the rate
 // floor. The connection is closed after it: the rest of the body is not
 // read.
