@@ -66,7 +66,8 @@ func newEnv(t *testing.T, change func(*watch.Config, *server.Config)) *env {
 	}
 	logger := slog.New(slog.NewTextHandler(&e.logs, nil))
 	wc := watch.Config{Dir: e.dir, User: "alice", Now: func() time.Time { return e.now }}
-	sc := server.Config{PublicURL: "http://journal.test"}
+	// httptest's requests come to example.com: a name the server answers to.
+	sc := server.Config{PublicURL: "http://journal.test", AllowedHosts: []string{"example.com"}}
 	if change != nil {
 		change(&wc, &sc)
 	}
