@@ -30,6 +30,10 @@ type TradeFilter struct {
 	Closed bool
 	// IDs narrows the list to these trades (a page's, read at once).
 	IDs []string
+	// NotReviewedBefore, a time (TimeFormat), selects the trades not
+	// reviewed, or reviewed at or after it: a review queue's, which keeps
+	// the trades reviewed during its walk.
+	NotReviewedBefore string
 }
 
 // unfiltered is the condition of a filter that only names the user, and
@@ -98,6 +102,9 @@ func (f TradeFilter) conditions(userID, dateColumn string) (string, []any) {
 		} else {
 			add("t.reviewed_at IS NULL")
 		}
+	}
+	if f.NotReviewedBefore != "" {
+		add("(t.reviewed_at IS NULL OR t.reviewed_at >= ?)", f.NotReviewedBefore)
 	}
 	if f.MinRating != nil {
 		add("t.star_rating >= ?", *f.MinRating)
