@@ -166,8 +166,8 @@ var templates = func() map[string]*template.Template {
 			return ""
 		},
 	}
-	// Every template but the layout is a page; the route table is the
-	// one list of them.
+	// Every template but the layout and the parts pages share is a page;
+	// the route table is the one list of them.
 	pages, err := fs.Glob(uiFiles, "ui/*.html")
 	if err != nil {
 		panic(err)
@@ -175,10 +175,10 @@ var templates = func() map[string]*template.Template {
 	out := map[string]*template.Template{}
 	for _, file := range pages {
 		page := strings.TrimSuffix(path.Base(file), ".html")
-		if page == "layout" {
+		if page == "layout" || page == "parts" {
 			continue
 		}
-		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", file))
+		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", "ui/parts.html", file))
 	}
 	return out
 }()
