@@ -30,7 +30,7 @@ func newReviewEnv(t *testing.T) *reviewEnv {
 	closed := fills(2.5, "buy 1@5000", "sell 1@5004")
 	r := &reviewEnv{tradeEnv: e, a: on("2026-02-03", closed), reviewed: on("2026-02-04", closed), b: on("2026-02-05", closed),
 		c: on("2026-02-06", closed), old: on("2026-01-20", closed)}
-	on("2026-02-05", fills(2.5, "buy 1@5000")) // open
+	on("2026-02-05", fills(2.5, "buy 1@5000"))               // open
 	e.pinClock(time.Date(2026, 2, 6, 17, 0, 0, 0, time.UTC)) // reviewed before the walks begin
 	e.put(t, r.reviewed, `{"reviewed": true}`)
 	e.pinClock(time.Date(2026, 2, 6, 18, 0, 0, 0, time.UTC))
