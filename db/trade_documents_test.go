@@ -454,7 +454,7 @@ func TestTradeDocumentPlans(t *testing.T) {
 		args  []any
 		want  string
 	}{
-		{pageQuery(`t.id, `+documentCount, where, Page{}), append(args, 100, 0),
+		{pageQuery(`t.id, `+documentCount, TradeFilter{}.source(), where, Page{}), append(args, 100, 0),
 			"SEARCH trade_documents USING PRIMARY KEY (trade_id=?)"},
 		{`SELECT document_id FROM trade_documents WHERE trade_id = ?`, []any{f.trade},
 			"SEARCH trade_documents USING PRIMARY KEY (trade_id=?)"},

@@ -115,6 +115,17 @@ func (f TradeFilter) conditions(userID, dateColumn string) (string, []any) {
 	return strings.Join(conds, " AND "), args
 }
 
+// source is the table the filter's list reads: a day's closed trades (Day
+// and Closed, the day page's) through trades_closed, whose equality on the
+// day finds them at once and leaves a few to sort, where the list's order
+// would lead SQLite to walk every one of the user's trades in entry order.
+func (f TradeFilter) source() string {
+	if f.Day != "" && f.Closed {
+		return "trades t INDEXED BY trades_closed"
+	}
+	return "trades t"
+}
+
 // documentCount is the column of a trade t's count of documents, read on
 // trade_documents' primary key.
 const documentCount = `(SELECT count(*) FROM trade_documents WHERE trade_id = t.id)`
@@ -135,7 +146,7 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 		if total, err = countTrades(ctx, tx, where, args); err != nil {
 			return nil, err
 		}
-		rows, err := tx.QueryContext(ctx, pageQuery(tradeColumns+`, `+documentCount, where, page),
+		rows, err := tx.QueryContext(ctx, pageQuery(tradeColumns+`, `+documentCount, f.source(), where, page),
 			append(args, page.Limit, page.Offset)...)
 		if err != nil {
 			return nil, err
@@ -176,16 +187,17 @@ func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Pag
 	return out, total, nil
 }
 
-// pageQuery reads columns of the page of trades matching where; its last
-// two parameters are the page's limit and offset.
-func pageQuery(columns, where string, page Page) string {
+// pageQuery reads columns of the page of trades matching where, from
+// source (TradeFilter.source); its last two parameters are the page's
+// limit and offset.
+func pageQuery(columns, source, where string, page Page) string {
 	if page.Offset >= deferFrom {
 		return `SELECT ` + columns + ` FROM trades t
-			JOIN (SELECT t.id FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + `
+			JOIN (SELECT t.id FROM ` + source + ` WHERE ` + where + ` ORDER BY ` + tradeOrder + `
 			      LIMIT ? OFFSET ?) page ON page.id = t.id
 			ORDER BY ` + tradeOrder
 	}
-	return `SELECT ` + columns + ` FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + ` LIMIT ? OFFSET ?`
+	return `SELECT ` + columns + ` FROM ` + source + ` WHERE ` + where + ` ORDER BY ` + tradeOrder + ` LIMIT ? OFFSET ?`
 }
 
 // deferFrom is the offset from which a page's ids are found on the index
@@ -216,7 +228,7 @@ func countTrades(ctx context.Context, tx txn, where string, args []any) (int, er
 // show the list never scans the whole table.
 func (db *DB) QueryPlan(ctx context.Context, userID string, f TradeFilter, page Page) ([]string, error) {
 	where, args := f.where(userID)
-	return db.explain(ctx, `SELECT t.id FROM trades t WHERE `+where+` ORDER BY `+tradeOrder+` LIMIT ? OFFSET ?`,
+	return db.explain(ctx, `SELECT t.id FROM `+f.source()+` WHERE `+where+` ORDER BY `+tradeOrder+` LIMIT ? OFFSET ?`,
 		append(args, page.Limit, page.Offset)...)
 }
 
