@@ -11,15 +11,15 @@ import (
 
 // BenchmarkJournalPages measures the day page and a trade page with 4
 // screenshots, served through the real handler on a real port over a
-// journal of 100,000 trades, each beside the API call that reads the
-// same in the same run: GET /api/v1/days/{date} for the day page, GET
-// /api/v1/trades/{id} (its 4 documents with their thumbnail links) for the
-// trade page. x-base is the page's rate over its API call's; the pages
-// add the HTML, the navigation's unreviewed count and what the page shows
-// beside the API's answer (the day's neighbours and the accounts; the
-// trade's playbooks and tags for its review form).
+// journal of 100,000 trades, each beside the API calls that read what it
+// shows, in the same run: GET /api/v1/days/{date}, and the accounts of its
+// filter, for the day page; GET /api/v1/trades/{id} (its 4 documents with
+// their thumbnail links), and the playbooks and tags of its review form,
+// for the trade page; and each beside its one main call alone. x-base is
+// the page's rate over the calls'. A page also reads its session and the
+// navigation's unreviewed count, and writes HTML.
 //
-//	go test ./server -run XXX -bench JournalPages -benchtime 300x
+//	go test ./server -run XXX -bench JournalPages -benchtime 500x
 func BenchmarkJournalPages(b *testing.B) {
 	e := newScaleEnv(b)
 	shot := widePNG(b, 1280, 720)
@@ -39,12 +39,32 @@ func BenchmarkJournalPages(b *testing.B) {
 		b.Fatal(err)
 	}
 	cookie := e.pageSession(b)
-	b.Run(fmt.Sprintf("day/trades=%d", trades), func(b *testing.B) {
-		compare(b, 1, e.page(cookie, "/days/"+day), 1, e.get("/api/v1/days/"+day))
+	dayPage, tradePage := e.page(cookie, "/days/"+day), e.page(cookie, "/trades/"+e.tradeID)
+	b.Run(fmt.Sprintf("day/trades=%d/calls=2", trades), func(b *testing.B) {
+		compare(b, 1, dayPage, 1, e.gets("/api/v1/days/"+day, "/api/v1/accounts"))
 	})
-	b.Run("trade/screenshots=4", func(b *testing.B) {
-		compare(b, 1, e.page(cookie, "/trades/"+e.tradeID), 1, e.get("/api/v1/trades/"+e.tradeID))
+	b.Run(fmt.Sprintf("day/trades=%d/calls=1", trades), func(b *testing.B) {
+		compare(b, 1, dayPage, 1, e.get("/api/v1/days/"+day))
 	})
+	b.Run("trade/screenshots=4/calls=3", func(b *testing.B) {
+		compare(b, 1, tradePage, 1, e.gets("/api/v1/trades/"+e.tradeID, "/api/v1/playbooks", "/api/v1/tags"))
+	})
+	b.Run("trade/screenshots=4/calls=1", func(b *testing.B) {
+		compare(b, 1, tradePage, 1, e.get("/api/v1/trades/"+e.tradeID))
+	})
+}
+
+// gets gets each target in turn, as a client showing what a page shows
+// would.
+func (s *scaleEnv) gets(targets ...string) op {
+	return func(w int) error {
+		for _, target := range targets {
+			if err := s.call(w, "GET", s.url+target, "", http.StatusOK); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // send sends a request built for the handler (httptest.NewRequest) to the
@@ -112,4 +132,3 @@ func (s *scaleEnv) page(cookie *http.Cookie, target string) op {
 		return err
 	}
 }
-

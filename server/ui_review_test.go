@@ -200,6 +200,10 @@ func TestReviewQueue(t *testing.T) {
 		t.Errorf("starting again opens %s, want the one not reviewed, %s", queueTrade(again), r.b)
 	}
 
+	// The trade list leads to the queue of its selection.
+	if link := linkOf(r.alice.page(t, "/trades?symbol=ESH6&offset=50"), "review-these"); link != "/review?symbol=ESH6" {
+		t.Errorf("the trade list's review link: %q", link)
+	}
 	// A filter of the trade list narrows the queue; its dates are days.
 	if p := r.alice.page(t, "/review?start_date=2026-02-05&end_date=2026-02-05"); queueTrade(p) != r.b || linkOf(p, "queue-next") != "" {
 		t.Errorf("5 February's queue opens on %s", queueTrade(p))

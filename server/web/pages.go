@@ -240,6 +240,14 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 		v.Set("offset", strconv.Itoa(offset))
 		return "/trades?" + v.Encode()
 	}
+	// The review queue of the same selection (its dates select by the
+	// trade's day).
+	review := url.Values{}
+	for k, vs := range q {
+		if k != "page" && k != "offset" && k != "limit" && len(vs) > 0 && vs[0] != "" {
+			review.Set(k, vs[0])
+		}
+	}
 	var prev, next string
 	if page.Offset > 0 {
 		prev = at(max(0, page.Offset-page.Limit))
@@ -255,8 +263,9 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 		Trades           []db.Trade
 		Total, From, To  int
 		PrevURL, NextURL string
+		ReviewURL        string
 	}{pageData{Session: sess, Nav: "trades"}, filter, db.TradeStatuses, accounts, trades, total,
-		min(total, page.Offset+1), page.Offset + len(trades), prev, next})
+		min(total, page.Offset+1), page.Offset + len(trades), prev, next, "/review?" + review.Encode()})
 }
 
 // tradePage is the one-trade page's data.
