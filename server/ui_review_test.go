@@ -111,6 +111,10 @@ func TestReviewQueue(t *testing.T) {
 	if linkOf(page, "queue-prev") != "" || !strings.Contains(linkOf(page, "queue-next"), "trade_id="+r.b) {
 		t.Errorf("the first trade's links: prev %q next %q", linkOf(page, "queue-prev"), linkOf(page, "queue-next"))
 	}
+	// The tag box comes back to this trade of the walk.
+	if back := returnTo(t, linkOf(page, "new-tag")); !strings.HasPrefix(back, "/review?") || !strings.Contains(back, "trade_id="+r.a) {
+		t.Errorf("the tag box's way back: %q", back)
+	}
 	action, form := queueForm(t, page, csrf)
 	if !strings.HasPrefix(action, "/review/"+r.a+"?") || !strings.Contains(action, "start_date=2026-01-31") || !strings.Contains(action, "began=") {
 		t.Errorf("the form posts to %q, want the trade's save with the walk", action)
@@ -218,6 +222,7 @@ func TestReviewQueue(t *testing.T) {
 		"/review?account_id=nope":                           http.StatusBadRequest,
 		"/review?began=yesterday":                           http.StatusBadRequest,
 		"/review?trade_id=x":                                http.StatusBadRequest,
+		"/review?after=x":                                   http.StatusBadRequest,
 		"/review?trade_id=" + uuid.NewString():              http.StatusNotFound,
 		"/review?start_date=2026-02-07&end_date=2026-02-01": http.StatusBadRequest,
 	} {

@@ -92,12 +92,13 @@ func (s *Pages) handleReviewPage(w http.ResponseWriter, r *http.Request, sess *d
 		return
 	}
 	q := r.URL.Query()
-	at, after := q.Get("trade_id"), false
-	if at == "" && q.Get("after") != "" {
-		at, after = q.Get("after"), true
+	param := "trade_id"
+	if q.Get(param) == "" && q.Get("after") != "" {
+		param = "after"
 	}
+	at, after := q.Get(param), param == "after"
 	if at != "" && !input.IsUUID(at) {
-		s.errorPage(w, r, sess, input.Invalid("trade_id", "trade_id must be a UUID"))
+		s.errorPage(w, r, sess, input.Invalid(param, param+" must be a UUID"))
 		return
 	}
 	s.renderReview(w, r, sess, http.StatusOK, walk, at, after, "", nil)
