@@ -73,9 +73,15 @@ func (db *DB) TradeDocuments(ctx context.Context, userID, tradeID string) ([]Tra
 // user's trades, in their order, keyed by trade id: a trade not the
 // user's has none. It only reads.
 func (db *DB) TradesDocuments(ctx context.Context, userID string, tradeIDs []string) (map[string][]TradeDocument, error) {
-	return queryTradeDocuments(ctx, db.read, tradeIDs, `x.trade_id IN (SELECT value FROM json_each(?))
-		AND x.trade_id IN (SELECT id FROM trades WHERE user_id = ?)`, jsonList(tradeIDs), userID)
+	return queryTradeDocuments(ctx, db.read, tradeIDs, usersTradesLinks, jsonList(tradeIDs), userID)
 }
+
+// usersTradesLinks selects the links of the trades named (a JSON list)
+// that are the user's: each link's trade is looked up by its id, where a
+// list of the user's trades (IN (SELECT id FROM trades WHERE user_id = ?))
+// would read every one of them for a page that shows a day's few.
+const usersTradesLinks = `x.trade_id IN (SELECT value FROM json_each(?))
+	AND EXISTS (SELECT 1 FROM trades t WHERE t.id = x.trade_id AND t.user_id = ?)`
 
 // tradeAccount is the account of one of the user's trades, which an upload
 // for the trade names by trade_id.

@@ -87,7 +87,7 @@ func (db *DB) TradeListing(ctx context.Context, userID string, f TradeFilter, pa
 			return nil, err
 		}
 		rows, err := tx.QueryContext(ctx, pageQuery(`t.id, t.listing, EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id), `+documentCount,
-			where, page), append(args, page.Limit, page.Offset)...)
+			f.source(), where, page), append(args, page.Limit, page.Offset)...)
 		if err != nil {
 			return nil, err
 		}

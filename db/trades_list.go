@@ -30,6 +30,10 @@ type TradeFilter struct {
 	Closed bool
 	// IDs narrows the list to these trades (a page's, read at once).
 	IDs []string
+	// NotReviewedBefore, a time (TimeFormat), selects the trades not
+	// reviewed, or reviewed at or after it: a review queue's, which keeps
+	// the trades reviewed during its walk.
+	NotReviewedBefore string
 }
 
 // unfiltered is the condition of a filter that only names the user, and
@@ -99,6 +103,9 @@ func (f TradeFilter) conditions(userID, dateColumn string) (string, []any) {
 			add("t.reviewed_at IS NULL")
 		}
 	}
+	if f.NotReviewedBefore != "" {
+		add("(t.reviewed_at IS NULL OR t.reviewed_at >= ?)", f.NotReviewedBefore)
+	}
 	if f.MinRating != nil {
 		add("t.star_rating >= ?", *f.MinRating)
 	}
@@ -106,6 +113,17 @@ func (f TradeFilter) conditions(userID, dateColumn string) (string, []any) {
 		add("t.has_violations = ?", *f.HasViolations)
 	}
 	return strings.Join(conds, " AND "), args
+}
+
+// source is the table the filter's list reads: a day's closed trades (Day
+// and Closed, the day page's) through trades_closed, whose equality on the
+// day finds them at once and leaves a few to sort, where the list's order
+// would lead SQLite to walk every one of the user's trades in entry order.
+func (f TradeFilter) source() string {
+	if f.Day != "" && f.Closed {
+		return "trades t INDEXED BY trades_closed"
+	}
+	return "trades t"
 }
 
 // documentCount is the column of a trade t's count of documents, read on
@@ -138,7 +156,7 @@ func (db *DB) trades(ctx context.Context, userID string, f TradeFilter, page Pag
 		if total, err = countTrades(ctx, tx, where, args); err != nil {
 			return nil, err
 		}
-		rows, err := tx.QueryContext(ctx, pageQuery(tradeColumns+`, `+documentCount, where, page),
+		rows, err := tx.QueryContext(ctx, pageQuery(tradeColumns+`, `+documentCount, f.source(), where, page),
 			append(args, page.Limit, page.Offset)...)
 		if err != nil {
 			return nil, err
@@ -183,16 +201,17 @@ func (db *DB) trades(ctx context.Context, userID string, f TradeFilter, page Pag
 	return out, total, nil
 }
 
-// pageQuery reads columns of the page of trades matching where; its last
-// two parameters are the page's limit and offset.
-func pageQuery(columns, where string, page Page) string {
+// pageQuery reads columns of the page of trades matching where, from
+// source (TradeFilter.source); its last two parameters are the page's
+// limit and offset.
+func pageQuery(columns, source, where string, page Page) string {
 	if page.Offset >= deferFrom {
 		return `SELECT ` + columns + ` FROM trades t
-			JOIN (SELECT t.id FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + `
+			JOIN (SELECT t.id FROM ` + source + ` WHERE ` + where + ` ORDER BY ` + tradeOrder + `
 			      LIMIT ? OFFSET ?) page ON page.id = t.id
 			ORDER BY ` + tradeOrder
 	}
-	return `SELECT ` + columns + ` FROM trades t WHERE ` + where + ` ORDER BY ` + tradeOrder + ` LIMIT ? OFFSET ?`
+	return `SELECT ` + columns + ` FROM ` + source + ` WHERE ` + where + ` ORDER BY ` + tradeOrder + ` LIMIT ? OFFSET ?`
 }
 
 // deferFrom is the offset from which a page's ids are found on the index
@@ -223,7 +242,7 @@ func countTrades(ctx context.Context, tx txn, where string, args []any) (int, er
 // show the list never scans the whole table.
 func (db *DB) QueryPlan(ctx context.Context, userID string, f TradeFilter, page Page) ([]string, error) {
 	where, args := f.where(userID)
-	return db.explain(ctx, `SELECT t.id FROM trades t WHERE `+where+` ORDER BY `+tradeOrder+` LIMIT ? OFFSET ?`,
+	return db.explain(ctx, `SELECT t.id FROM `+f.source()+` WHERE `+where+` ORDER BY `+tradeOrder+` LIMIT ? OFFSET ?`,
 		append(args, page.Limit, page.Offset)...)
 }
 

@@ -34,8 +34,8 @@ func submit(sel, next string) chromedp.Action {
 // Chromium: creates an account with prop rules; imports a file that names
 // an account the journal lacks and creates it from the preview; makes a
 // playbook and, from the trade's tag box, a tag; reviews a trade with
-// both; writes the day's report card from the day page. The API reads
-// every one of them back.
+// both; opens the day from the calendar and writes its report card on the
+// day page. The API reads every one of them back.
 func TestBrowserNewUserEvening(t *testing.T) {
 	ts := newTestServer(t)
 	_, key := ts.newUser(t, "alice")
@@ -125,7 +125,10 @@ func TestBrowserNewUserEvening(t *testing.T) {
 		chromedp.Click(`form.review button[type=submit]`),
 		chromedp.WaitVisible(`[role=status]`),
 		chromedp.AttributeValue(`a[href^="/days/"]`, "href", &day, nil),
-		chromedp.Navigate(hs.URL+"/days/2025-12-01"),
+		// The day page, from the dashboard's calendar.
+		chromedp.Navigate(hs.URL+"/dashboard"),
+		chromedp.Click(`.calendar a[href="/days/2025-12-01"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#new-report-card`),
 		chromedp.Click(`#new-report-card`),
 		chromedp.WaitVisible(`#f-notes_markdown`),
 		chromedp.SetValue(`#f-grade`, "4"),

@@ -196,13 +196,13 @@ func TestBrowserPhoneWidth(t *testing.T) {
 	if err := chromedp.Run(ctx, signIn(t, e.testServer, hs.URL, "alice")); err != nil {
 		t.Fatal(err)
 	}
-	for _, page := range []string{"/dashboard", "/trades", "/import", "/accounts", "/payouts", "/library", "/documents", "/settings", "/journal", "/tags", "/instruments", "/days/2026-02-05", "/accounts/new", "/trades/new"} {
+	for _, page := range []string{"/dashboard", "/trades", "/import", "/accounts", "/payouts", "/library", "/documents", "/settings", "/journal", "/tags", "/instruments", "/days/2026-02-05", "/accounts/new", "/trades/new", "/review?start_date=2026-02-01"} {
 		var width int
 		err := chromedp.Run(ctx,
 			chromedp.Navigate(hs.URL+page),
 			chromedp.WaitReady(`main`),
 			chromedp.Evaluate(`document.documentElement.scrollWidth`, &width),
-			screenshot(t, "phone"+strings.ReplaceAll(page, "/", "-")),
+			screenshot(t, "phone"+strings.NewReplacer("/", "-", "?", "-", "=", "-").Replace(page)),
 		)
 		if err != nil {
 			t.Fatal(err)

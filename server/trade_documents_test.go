@@ -38,7 +38,7 @@ func tradeDocs(t *testing.T, body []byte) ([]string, []tradeDocJSON) {
 }
 
 // widePNG is a real PNG of w x h pixels.
-func widePNG(t *testing.T, w, h int) []byte {
+func widePNG(t testing.TB, w, h int) []byte {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for x := range w {
 		for y := range h {

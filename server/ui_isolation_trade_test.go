@@ -25,6 +25,17 @@ func tradePageCases(t *testing.T, w *pageWalk) map[string][]func(t *testing.T) {
 				t.Errorf("bob's delete of alice's trade left %d of it", n)
 			}
 		}},
+		// bob's review queue: his own trades only; alice's trade named
+		// in its address, or saved through it, is not found.
+		"GET /review": {w.shows("/review"), w.shows("/review?start_date=2020-01-01&account_id=" + e.accountID),
+			w.notFound("GET", "/review?trade_id="+tr.ID, nil), w.notFound("GET", "/review?after="+tr.ID, nil)},
+		"POST /review/{id}": {w.notFound("POST", "/review/"+tr.ID+"?start_date=2020-01-01",
+			url.Values{"csrf": {csrf}, "star_rating": {"1"}, "notes": {"bob's"}, "reviewed": {"true"}}), func(t *testing.T) {
+			if n := count(t, e.sql(t), `SELECT count(*) FROM trades WHERE id = ? AND star_rating IS NULL AND review_notes IS NULL AND reviewed_at IS NULL`, tr.ID); n != 1 {
+				t.Error("bob's save through the review queue changed alice's trade")
+			}
+		}},
+		"GET /ui/review.js":       {},
 		"GET /trades/bulk":        {w.notFound("GET", "/trades/bulk?"+url.Values{"trade_ids": {tr.ID}}.Encode(), nil)},
 		"GET /trades/bulk/delete": {w.notFound("GET", "/trades/bulk/delete?"+url.Values{"trade_ids": {tr.ID}}.Encode(), nil)},
 		"POST /trades/bulk": {

@@ -240,6 +240,14 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 		v.Set("offset", strconv.Itoa(offset))
 		return "/trades?" + v.Encode()
 	}
+	// The review queue of the same selection (its dates select by the
+	// trade's day).
+	review := url.Values{}
+	for k, vs := range q {
+		if k != "page" && k != "offset" && k != "limit" && len(vs) > 0 && vs[0] != "" {
+			review.Set(k, vs[0])
+		}
+	}
 	var prev, next string
 	if page.Offset > 0 {
 		prev = at(max(0, page.Offset-page.Limit))
@@ -255,8 +263,9 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 		Trades           []db.Trade
 		Total, From, To  int
 		PrevURL, NextURL string
+		ReviewURL        string
 	}{pageData{Session: sess, Nav: "trades"}, filter, db.TradeStatuses, accounts, trades, total,
-		min(total, page.Offset+1), page.Offset + len(trades), prev, next})
+		min(total, page.Offset+1), page.Offset + len(trades), prev, next, "/review?" + review.Encode()})
 }
 
 // tradePage is the one-trade page's data.
@@ -277,6 +286,8 @@ type tradePage struct {
 	// add one.
 	Documents []upload.TradeDocument
 	CanAttach bool
+	// Here is the page's own address, for the tag box's way back.
+	Here string
 }
 
 // handleTradePage shows one trade: its numbers, fills and rule
@@ -293,14 +304,26 @@ func (s *Pages) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Ses
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	t, err := s.db.Trade(r.Context(), sess.UserID, id)
+	p, err := s.tradePage(r, sess, id, problem, typed)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
 	}
+	p.Saved = saved
+	s.render(w, r, status, "trade", p)
+}
+
+// tradePage reads the user's trade id for a page that shows it with its
+// review form: the trade page, and the review queue's; typed and problem
+// are a refused review form's values and reason.
+func (s *Pages) tradePage(r *http.Request, sess *db.Session, id, problem string, typed url.Values) (tradePage, error) {
+	t, err := s.db.Trade(r.Context(), sess.UserID, id)
+	if err != nil {
+		return tradePage{}, err
+	}
 	p := tradePage{pageData: pageData{Session: sess, Nav: "trades"}, Trade: t, CanEdit: sess.Can("trades:write"),
-		Saved: saved, Error: problem, Notes: richText(t.ReviewNotes), Stops: levelsText(t.StopLossLevels),
-		Targets: levelsText(t.TakeProfitLevels), Ratings: []int{1, 2, 3, 4, 5}, TagSet: map[string]bool{}}
+		Error: problem, Notes: richText(t.ReviewNotes), Stops: levelsText(t.StopLossLevels),
+		Targets: levelsText(t.TakeProfitLevels), Ratings: []int{1, 2, 3, 4, 5}, TagSet: map[string]bool{}, Here: "/trades/" + t.ID}
 	for _, tag := range t.Tags {
 		p.TagSet[tag.ID] = true
 	}
@@ -321,17 +344,15 @@ func (s *Pages) renderTrade(w http.ResponseWriter, r *http.Request, sess *db.Ses
 	p.ShowPlaybooks, p.ShowTags = p.CanEdit && sess.Can("playbooks:read"), p.CanEdit && sess.Can("tags:read")
 	if p.ShowPlaybooks {
 		if p.Playbooks, _, err = s.db.Playbooks(r.Context(), sess.UserID, db.Page{Limit: 100}); err != nil {
-			s.errorPage(w, r, sess, err)
-			return
+			return tradePage{}, err
 		}
 	}
 	if p.ShowTags {
 		if p.TagGroups, err = s.db.TagGroups(r.Context(), sess.UserID); err != nil {
-			s.errorPage(w, r, sess, err)
-			return
+			return tradePage{}, err
 		}
 	}
-	s.render(w, r, status, "trade", p)
+	return p, nil
 }
 
 // keepTyped shows a refused review form's values instead of the trade's,
@@ -378,19 +399,30 @@ func (s *Pages) handleTradeReview(w http.ResponseWriter, r *http.Request, sess *
 		s.errorPage(w, r, sess, err)
 		return
 	}
+	refused, err := s.saveReview(r, sess, id)
+	if err != nil {
+		s.errorPage(w, r, sess, err)
+		return
+	}
+	if refused != "" {
+		s.renderTrade(w, r, sess, http.StatusBadRequest, false, refused, r.PostForm)
+		return
+	}
+	http.Redirect(w, r, "/trades/"+id+"?saved=1", http.StatusSeeOther)
+}
+
+// saveReview saves the posted review form over the user's trade id: a
+// refusal of one of its fields (a 400) comes back as its reason in the
+// form's words, to show in place; any other failure as err.
+func (s *Pages) saveReview(r *http.Request, sess *db.Session, id string) (refused string, err error) {
 	in, err := reviewInput(r.PostForm)
 	if err == nil {
 		_, err = s.db.UpdateTrade(r.Context(), sess.UserID, id, in)
 	}
 	if e, _ := problem.Of(err); err != nil && e.Status == http.StatusBadRequest {
-		s.renderTrade(w, r, sess, http.StatusBadRequest, false, formProblemText(e, reviewLabels), r.PostForm)
-		return
+		return formProblemText(e, reviewLabels), nil
 	}
-	if err != nil {
-		s.errorPage(w, r, sess, err)
-		return
-	}
-	http.Redirect(w, r, "/trades/"+id+"?saved=1", http.StatusSeeOther)
+	return "", err
 }
 
 // reviewInput turns the review form into the API's trade input, checked

@@ -91,6 +91,8 @@ func (s *Pages) Routes() []Route {
 		{Pattern: "GET /trades", Handler: s.page("trades:read", s.handleTradesPage)},
 		{Pattern: "GET /days/{date}", Handler: s.page("trades:read", s.handleDayPage)},
 		{Pattern: "GET /trades/{id}", Handler: s.page("trades:read", s.handleTradePage)},
+		{Pattern: "GET /review", Handler: s.page("trades:read", s.handleReviewPage)},
+		{Pattern: "POST /review/{id}", Handler: s.page("trades:write", s.handleReviewSave), API: "PUT /api/v1/trades/{id}"},
 		{Pattern: "POST /trades/{id}/review", Handler: s.page("trades:write", s.handleTradeReview), API: "PUT /api/v1/trades/{id}"},
 		{Pattern: "POST /trades/{id}/documents", Handler: s.uploadPage("documents:write", s.handleTradeDocumentPost)},
 		{Pattern: "GET /import", Handler: s.page("trades:read", s.handleImportPage)},
@@ -113,6 +115,7 @@ func (s *Pages) Routes() []Route {
 		{Pattern: "GET /ui/app.css", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
 		{Pattern: "GET /ui/login.js", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
 		{Pattern: "GET /ui/trade.js", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
+		{Pattern: "GET /ui/review.js", Handler: http.StripPrefix("/ui/", http.FileServerFS(static))},
 	}
 	routes = append(routes, s.mappingRoutes()...)
 	routes = append(routes, s.libraryRoutes()...)
@@ -167,8 +170,8 @@ var templates = func() map[string]*template.Template {
 			return ""
 		},
 	}
-	// Every template but the layout is a page; the route table is the
-	// one list of them.
+	// Every template but the layout and the parts pages share is a page;
+	// the route table is the one list of them.
 	pages, err := fs.Glob(uiFiles, "ui/*.html")
 	if err != nil {
 		panic(err)
@@ -176,10 +179,10 @@ var templates = func() map[string]*template.Template {
 	out := map[string]*template.Template{}
 	for _, file := range pages {
 		page := strings.TrimSuffix(path.Base(file), ".html")
-		if page == "layout" {
+		if page == "layout" || page == "parts" {
 			continue
 		}
-		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", file))
+		out[page] = template.Must(template.New(page).Funcs(funcs).ParseFS(uiFiles, "ui/layout.html", "ui/parts.html", file))
 	}
 	return out
 }()
@@ -261,9 +264,50 @@ func (p pageData) CSRF() string {
 	return p.Session.CSRF
 }
 
-// render writes a page; a template error is a bug, answered as a 500.
+// nav is the page data's pageData, which every page's embeds.
+func (p pageData) nav() pageData { return p }
+
+// layoutData is what the layout reads: the page's own data (Page, which
+// its templates read) and the navigation's.
+type layoutData struct {
+	Page    any
+	Session *db.Session
+	Nav     string
+	// Unreviewed counts the closed trades of the last 7 days not yet
+	// reviewed, for a session that may read trades; -1 for one that may not.
+	Unreviewed int
+}
+
+// CSRF is the session's form token, "" without a session.
+func (l layoutData) CSRF() string { return pageData{Session: l.Session}.CSRF() }
+
+// render writes a page in the layout; a template error is a bug,
+// answered as a 500.
 func (s *Pages) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
-	s.renderPart(w, r, status, page, "layout", data)
+	l := layoutData{Page: data, Unreviewed: -1}
+	if p, ok := data.(interface{ nav() pageData }); ok {
+		l.Session, l.Nav = p.nav().Session, p.nav().Nav
+	}
+	if l.Session != nil && l.Session.Can("trades:read") {
+		// A page shows without the count rather than fail for it.
+		n, err := s.db.UnreviewedTrades(r.Context(), l.Session.UserID, reviewSince(s.db.Now(), l.Session.Timezone))
+		if err != nil {
+			s.log.ErrorContext(r.Context(), "count unreviewed trades", "request_id", problem.RequestID(r.Context()), "err", err)
+		} else {
+			l.Unreviewed = n
+		}
+	}
+	s.renderPart(w, r, status, page, "layout", l)
+}
+
+// reviewDays is how many days, today's included, the review queue and
+// the navigation's count go back by default.
+const reviewDays = 7
+
+// reviewSince is the first day of the default review selection: the
+// last reviewDays days in the user's timezone.
+func reviewSince(now time.Time, timezone string) string {
+	return now.In(zone(timezone)).AddDate(0, 0, 1-reviewDays).Format(time.DateOnly)
 }
 
 // renderPart answers with one named template of a page: the whole page
