@@ -125,11 +125,6 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		d.Close()
 		return nil, fmt.Errorf("list trades: %w", err)
 	}
-	// A journal from before schema 13 gets its statistics' days now, once.
-	if err := d.SettleDays(ctx); err != nil {
-		d.Close()
-		return nil, fmt.Errorf("statistics' days: %w", err)
-	}
 	return d, nil
 }
 

@@ -72,18 +72,6 @@ func (db *DB) StatsSummary(ctx context.Context, userID string, f TradeFilter) (S
 }
 
 func statsSummary(ctx context.Context, tx txn, userID string, f TradeFilter) (StatsSummary, error) {
-	byDays, ok, err := statDays(ctx, tx, userID, f, orderColumns)
-	if err != nil {
-		return StatsSummary{}, err
-	}
-	if ok {
-		return summaryOfDays(ctx, tx, userID, f, byDays)
-	}
-	return summaryOfTrades(ctx, tx, userID, f)
-}
-
-// summaryOfTrades is the summary read from the trades themselves.
-func summaryOfTrades(ctx context.Context, tx txn, userID string, f TradeFilter) (StatsSummary, error) {
 	where, args := f.statsWhere(userID)
 	// SQL sums the money; the walk in order below, which reads each
 	// trade's net P&L and status anyway, counts the outcomes.
@@ -103,7 +91,13 @@ func summaryOfTrades(ctx context.Context, tx txn, userID string, f TradeFilter) 
 		s.AvgHoldSeconds = &whole
 	}
 
-	if s.OpenTrades, err = openTrades(ctx, tx, userID, f); err != nil {
+	// Open trades count under every filter but the dates.
+	undated := f
+	undated.StartDate, undated.EndDate = "", ""
+	openWhere, openArgs := undated.statsWhere(userID)
+	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+openWhere+` AND t.status = 'open'`, openArgs...).
+		Scan(&s.OpenTrades)
+	if err != nil {
 		return StatsSummary{}, err
 	}
 
@@ -127,66 +121,6 @@ func summaryOfTrades(ctx context.Context, tx txn, userID string, f TradeFilter) 
 	if days.Best != nil {
 		s.BestDay = &DayPnL{days.Best.Date, days.Best.NetPnL}
 		s.WorstDay = &DayPnL{days.Worst.Date, days.Worst.NetPnL}
-	}
-	return s, nil
-}
-
-// openTrades counts the open trades under every filter but the dates.
-func openTrades(ctx context.Context, tx txn, userID string, f TradeFilter) (int, error) {
-	undated := f
-	undated.StartDate, undated.EndDate = "", ""
-	where, args := undated.statsWhere(userID)
-	var n int
-	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where+` AND t.status = 'open'`, args...).Scan(&n)
-	return n, err
-}
-
-// summaryOfDays is the summary of the days of the closed trades matching
-// f (statDays), as summaryOfTrades computes it from the trades: SQL sums
-// the days' counts and sums (exact, in units), stats.Fold walks them in
-// order.
-func summaryOfDays(ctx context.Context, tx txn, userID string, f TradeFilter, days []stats.DayRow) (StatsSummary, error) {
-	var s StatsSummary
-	var gross, commissions, net, winSum, lossSum, holdSum, holdCount int64
-	var rSum float64
-	var rCount int
-	where, args := daysCondition(userID, f)
-	err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(trades), 0), coalesce(sum(wins), 0), coalesce(sum(losses), 0),
-		coalesce(sum(breakeven), 0), coalesce(sum(gross), 0), coalesce(sum(commissions), 0), coalesce(sum(net), 0),
-		coalesce(sum(win_sum), 0), coalesce(sum(loss_sum), 0), max(largest_win), min(largest_loss), total(r_sum),
-		coalesce(sum(r_count), 0), coalesce(sum(hold_sum), 0), coalesce(sum(hold_count), 0)
-		FROM trade_days WHERE `+where, args...).Scan(&s.Trades, &s.Wins, &s.Losses, &s.Breakeven, &gross, &commissions,
-		&net, &winSum, &lossSum, &s.LargestWin, &s.LargestLoss, &rSum, &rCount, &holdSum, &holdCount)
-	if err != nil {
-		return StatsSummary{}, err
-	}
-	if s.OpenTrades, err = openTrades(ctx, tx, userID, f); err != nil {
-		return StatsSummary{}, err
-	}
-	s.GrossPnL, s.Commissions, s.NetPnL = stats.Amount(gross), stats.Amount(commissions), stats.Amount(net)
-	s.Expectancy = stats.Ratio(s.NetPnL, float64(s.Trades))
-	if rCount > 0 {
-		s.AvgR = round8(ptrTo(rSum / float64(rCount)))
-	}
-	if holdCount > 0 {
-		s.AvgHoldSeconds = ptrTo(int64(float64(holdSum) / float64(holdCount)))
-	}
-	wins, losses := stats.Amount(winSum), stats.Amount(lossSum)
-	s.WinRate = stats.WinRate(s.Wins, s.Losses)
-	s.AvgWin = stats.Ratio(wins, float64(s.Wins))
-	s.AvgLoss = stats.Ratio(losses, float64(s.Losses))
-	s.ProfitFactor = stats.ProfitFactor(wins, losses, s.Losses)
-
-	d := stats.Fold(days)
-	s.MaxConsecutiveWins, s.MaxConsecutiveLosses = d.MaxWins, d.MaxLosses
-	if d.Drawdown.Amount > 0 {
-		s.MaxDrawdown, s.MaxDrawdownStart, s.MaxDrawdownEnd = d.Drawdown.Amount, &d.Drawdown.Start, &d.Drawdown.End
-	}
-	c := stats.CountDays(d.Days)
-	s.TradingDays, s.WinningDays, s.LosingDays = c.Trading, c.Winning, c.Losing
-	if c.Best != nil {
-		s.BestDay = &DayPnL{c.Best.Date, c.Best.NetPnL}
-		s.WorstDay = &DayPnL{c.Worst.Date, c.Worst.NetPnL}
 	}
 	return s, nil
 }
@@ -264,23 +198,6 @@ func (db *DB) StatsDaily(ctx context.Context, userID string, f TradeFilter) ([]D
 }
 
 func statsDaily(ctx context.Context, tx txn, userID string, f TradeFilter) ([]DailyStats, error) {
-	days, ok, err := statDays(ctx, tx, userID, f, dailyColumns)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		out := make([]DailyStats, len(days))
-		for i, d := range days {
-			out[i] = DailyStats{Date: d.Day, Trades: d.Trades, Wins: d.Wins, Losses: d.Losses, Breakeven: d.Breakeven,
-				GrossPnL: stats.Amount(d.Gross), Commissions: stats.Amount(d.Commissions), NetPnL: stats.Amount(d.Net)}
-		}
-		return out, nil
-	}
-	return dailyOfTrades(ctx, tx, userID, f)
-}
-
-// dailyOfTrades is the daily statistics read from the trades themselves.
-func dailyOfTrades(ctx context.Context, tx txn, userID string, f TradeFilter) ([]DailyStats, error) {
 	where, args := f.statsWhere(userID)
 	rows, err := tx.QueryContext(ctx, `SELECT t.day, count(*), coalesce(sum(t.status = 'win'), 0),
 		coalesce(sum(t.status = 'loss'), 0), coalesce(sum(t.status = 'breakeven'), 0),
@@ -321,18 +238,7 @@ func (db *DB) StatsEquity(ctx context.Context, userID string, f TradeFilter, byT
 		if byTrade {
 			return closedTrades(ctx, tx, where, args, true, 0)
 		}
-		days, ok, err := statDays(ctx, tx, userID, f, netColumns)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return closedDays(ctx, tx, where, args)
-		}
-		out := make([]stats.Point, len(days))
-		for i, d := range days {
-			out[i] = stats.Point{Day: d.Day, NetPnL: stats.Amount(d.Net)}
-		}
-		return out, nil
+		return closedDays(ctx, tx, where, args)
 	})
 	if err != nil {
 		return nil, err

@@ -109,11 +109,6 @@ type txn struct {
 // committed, with the group's outcome.
 func (t txn) Commit() error {
 	if t.m != nil {
-		// The statistics' days the write marked stale are rebuilt in it.
-		if err := settleDays(context.Background(), t); err != nil {
-			t.m.rollback(err)
-			return err
-		}
 		return t.m.commit()
 	}
 	return t.Tx.Commit()

@@ -139,16 +139,6 @@ const tradeOrder = `t.entry_date DESC, t.entry_time DESC, t.id DESC`
 // page costs little more than the first; fills and tags load in one query
 // each.
 func (db *DB) Trades(ctx context.Context, userID string, f TradeFilter, page Page) ([]Trade, int, error) {
-	return db.trades(ctx, userID, f, page, true)
-}
-
-// TradeRows is Trades without the fills (Executions nil): the trade list
-// page's, which shows none.
-func (db *DB) TradeRows(ctx context.Context, userID string, f TradeFilter, page Page) ([]Trade, int, error) {
-	return db.trades(ctx, userID, f, page, false)
-}
-
-func (db *DB) trades(ctx context.Context, userID string, f TradeFilter, page Page, withFills bool) ([]Trade, int, error) {
 	var total int
 	out, err := inTx(ctx, db.beginRead, func(tx txn) ([]Trade, error) {
 		where, args := f.where(userID)
@@ -177,20 +167,16 @@ func (db *DB) trades(ctx context.Context, userID string, f TradeFilter, page Pag
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
-		var fills map[string][]Execution
-		if withFills {
-			if fills, err = loadExecutions(ctx, tx, ids); err != nil {
-				return nil, err
-			}
+		fills, err := loadExecutions(ctx, tx, ids)
+		if err != nil {
+			return nil, err
 		}
 		tags, err := loadTags(ctx, tx, tradeTags, ids)
 		if err != nil {
 			return nil, err
 		}
 		for i := range out {
-			if withFills {
-				out[i].Executions = fills[out[i].ID]
-			}
+			out[i].Executions = fills[out[i].ID]
 			out[i].Tags = tags[out[i].ID]
 		}
 		return out, nil

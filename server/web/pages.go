@@ -220,7 +220,7 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	trades, total, err := s.db.TradeRows(r.Context(), sess.UserID, filter, page)
+	trades, total, err := s.db.Trades(r.Context(), sess.UserID, filter, page)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
