@@ -73,7 +73,7 @@ func dropHeldElsewhere(ctx context.Context, tx txn, userID string, in ImportInpu
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := tx.QueryContext(ctx, heldElsewhereQuery, string(probe), userID, in.File.Format)
+	rows, err := tx.QueryContext(ctx, heldElsewhereQuery, string(probe), userID, in.File.Format, nullable(in.File.MappingID))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,15 +121,17 @@ func dropHeldElsewhere(ctx context.Context, tx txn, userID string, in ImportInpu
 
 // heldElsewhereQuery reads the user's fills in the seconds of its first
 // argument, a JSON array of [from, to) ranges of stored timestamps, that
-// came from no import of the format its third argument names (a fill typed
-// in, with no import, is from another source too). CROSS JOIN
-// keeps the order (SQLite never reorders it): second by second, each by the
-// time index, rather than every fill of the user's matched against them.
+// came from no import of the format its third argument names, read by the
+// mapping its fourth names (null for a format: each mapping is a source of
+// its own; a fill typed in, with no import, is from another source too).
+// CROSS JOIN keeps the order (SQLite never reorders it): second by second,
+// each by the time index, rather than every fill of the user's matched
+// against them.
 const heldElsewhereQuery = `SELECT t.account_id, t.symbol, e.side, e.price, e.quantity, e.execution_timestamp
 	FROM json_each(?) s
 	CROSS JOIN executions e ON e.execution_timestamp >= s.value ->> 0 AND e.execution_timestamp < s.value ->> 1
 	CROSS JOIN trades t ON t.id = e.trade_id
-	WHERE t.user_id = ? AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = e.import_id AND i.format = ?)`
+	WHERE t.user_id = ? AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = e.import_id AND i.format = ? AND i.mapping_id IS ?)`
 
 // secondText is the start of the stored timestamps of the Unix second s.
 func secondText(s int64) string {

@@ -13,7 +13,7 @@ import (
 // a scan of every fill.
 func TestHeldElsewherePlan(t *testing.T) {
 	d := newTestDB(t)
-	rows, err := d.write.Query(`EXPLAIN QUERY PLAN `+heldElsewhereQuery, `[["2025-11-12T15:05:30","2025-11-12T15:05:31"]]`, "u1", "generic")
+	rows, err := d.write.Query(`EXPLAIN QUERY PLAN `+heldElsewhereQuery, `[["2025-11-12T15:05:30","2025-11-12T15:05:31"]]`, "u1", "generic", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -310,3 +310,28 @@ func TestImportMappingAuto(t *testing.T) {
 		t.Errorf("%d rows written by dry runs and refused imports", n)
 	}
 }
+
+// TestImportAcrossMappings: to a file read by one mapping, fills read by
+// another mapping are another source (DESIGN §14, "Across formats"): the
+// MetaTrader report's two deals, then a Quantower-like export of the same
+// deals without ids (15:31:05 Berlin is 14:31:05 UTC; the sell's
+// 14:36:05.25 matches 15:36:05 to the second), add nothing the second time.
+func TestImportAcrossMappings(t *testing.T) {
+	e := newTradeEnv(t)
+	mt := e.createMapping(t, e.key, metaTraderMapping)
+	e.mustImport(t, e.key, metaTraderFile, http.StatusCreated, "mapping_id", mt.ID, "account_id", e.accountID)
+	qt := e.createMapping(t, e.key, `{"name": "Quantower, no ids", "columns": {"date": "Date", "time": "Time",
+		"account": "Account", "symbol": "Symbol", "side": "Side", "quantity": "Quantity", "price": "Price"},
+		"date_order": "dmy", "decimal": "comma", "timezone": "Europe/Berlin"}`)
+	file := "Date;Time;Account;Symbol;Side;Quantity;Price\n" +
+		"01.12.2025;15:31:05;APEX-1;MNQZ5;Buy;2;21.000,25\n" +
+		"01.12.2025;15:36:05;APEX-1;MNQZ5;Sell;2;21.010,50\n"
+	imp := e.mustImport(t, e.key, file, http.StatusCreated, "mapping_id", qt.ID)
+	if imp.Duplicates != 2 || imp.TradesCreated != 0 || imp.TradesUpdated != 0 {
+		t.Errorf("the same deals by a second mapping: %d duplicates, %d trades created, %d updated; want 2, 0, 0",
+			imp.Duplicates, imp.TradesCreated, imp.TradesUpdated)
+	}
+	if trades := e.tradesOf(t, e.key, ""); len(trades) != 1 {
+		t.Errorf("%d trades after the second mapping's file, want the 1 of the first", len(trades))
+	}
+}
