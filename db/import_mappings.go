@@ -227,12 +227,8 @@ func mappingRows(ctx context.Context, q querier, userID string, limit, offset in
 
 // Broker is the mapping as the file reader takes it.
 func (m ImportMapping) Broker() brokers.Mapping {
-	b := brokers.Mapping{ID: m.ID, Name: m.Name, Columns: m.Columns, SideValues: m.SideValues, DateOrder: m.DateOrder,
-		Decimal: m.Decimal}
-	if m.Timezone != nil {
-		b.Timezone = *m.Timezone
-	}
-	return b
+	return brokers.Mapping{ID: m.ID, Name: m.Name, Columns: m.Columns, SideValues: m.SideValues, DateOrder: m.DateOrder,
+		Decimal: m.Decimal, Timezone: deref(m.Timezone)}
 }
 
 // ImportUpload is a file the import page could not read, kept while its

@@ -505,11 +505,8 @@ func enrichedTrade(ctx context.Context, q querier, userID, id string) (EnrichedT
 	// trades lack some,
 	// and an index probe here is cheaper than a query that finds nothing.
 	var l tradeLinks
-	t, err := scanTrade(scanPlus{q.QueryRowContext(ctx, `SELECT `+tradeColumns+`, a.account_number, a.prop_firm, a.firms_logo, p.title,
-		EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id),
-		EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = t.id),
-		EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = t.id),
-		EXISTS (SELECT 1 FROM trade_documents WHERE trade_id = t.id)
+	t, err := scanTrade(scanPlus{q.QueryRowContext(ctx, `SELECT `+tradeColumns+`, a.account_number, a.prop_firm, a.firms_logo, p.title, `+
+		tradeLinksExist+`
 		FROM trades t JOIN accounts a ON a.id = t.account_id LEFT JOIN playbooks p ON p.id = t.playbook_id
 		WHERE t.user_id = ? AND t.id = ?`, userID, id), l.dest()})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -568,13 +565,17 @@ func (db *DB) TradeJSON(ctx context.Context, userID, id string) ([]byte, error) 
 // listing and the review (no playbook's title: a trade with a playbook is
 // read whole).
 const tradeJSONQuery = `SELECT t.listing, t.star_rating, t.review_notes, t.stop_loss_levels, t.take_profit_levels,
-	t.playbook_id, t.reviewed_at, t.r_ratio, a.account_number, a.prop_firm, a.firms_logo, NULL,
-	EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id),
-	EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = t.id),
-	EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = t.id),
-	EXISTS (SELECT 1 FROM trade_documents WHERE trade_id = t.id)
+	t.playbook_id, t.reviewed_at, t.r_ratio, a.account_number, a.prop_firm, a.firms_logo, NULL, ` + tradeLinksExist + `
 	FROM trades t JOIN accounts a ON a.id = t.account_id
 	WHERE t.user_id = ? AND t.id = ?`
+
+// tradeLinksExist says whether the trade t has tags, strategies, rule
+// evaluations and documents, in tradeLinks' order: an index probe each,
+// cheaper than a query that finds nothing.
+const tradeLinksExist = `EXISTS (SELECT 1 FROM trade_tags WHERE trade_id = t.id),
+	EXISTS (SELECT 1 FROM trade_strategies WHERE trade_id = t.id),
+	EXISTS (SELECT 1 FROM trade_rule_evaluations WHERE trade_id = t.id),
+	EXISTS (SELECT 1 FROM trade_documents WHERE trade_id = t.id)`
 
 // savedTrade is the enriched answer to a save, built from the trade as it
 // was just written, fills included: only what it links to is read.

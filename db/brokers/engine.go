@@ -290,28 +290,24 @@ func orderRow(r *reader, line int, rec []string) {
 
 // contract is contract(cell), worked out once per cell text; like name,
 // it holds none of the row's text, which is let go once read.
-func (r *reader) contract(cell string) string {
-	c, ok := r.contracts[cell]
-	if !ok {
-		if r.contracts == nil {
-			r.contracts = map[string]string{}
-		}
-		c = strings.Clone(contract(cell))
-		r.contracts[strings.Clone(cell)] = c
-	}
-	return c
-}
+func (r *reader) contract(cell string) string { return intern(&r.contracts, cell, contract) }
 
 // name is a cell that repeats down the file (an account number), one copy
 // of it for every row.
 func (r *reader) name(cell string) string {
-	c, ok := r.names[cell]
+	return intern(&r.names, cell, func(s string) string { return s })
+}
+
+// intern is conv(cell), worked out once per cell text and kept in *seen
+// as copies of its own, so that none holds the row's text.
+func intern(seen *map[string]string, cell string, conv func(string) string) string {
+	c, ok := (*seen)[cell]
 	if !ok {
-		if r.names == nil {
-			r.names = map[string]string{}
+		if *seen == nil {
+			*seen = map[string]string{}
 		}
-		c = strings.Clone(cell)
-		r.names[c] = c
+		c = strings.Clone(conv(cell))
+		(*seen)[strings.Clone(cell)] = c
 	}
 	return c
 }
