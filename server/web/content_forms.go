@@ -461,11 +461,7 @@ func orEmpty(v *string) string {
 
 // todayOf is the date in the session's timezone.
 func (s *Pages) todayOf(sess *db.Session) time.Time {
-	now := s.db.Now()
-	if loc, err := time.LoadLocation(sess.Timezone); err == nil {
-		now = now.In(loc)
-	}
-	return now
+	return s.db.Now().In(zone(sess.Timezone))
 }
 
 // dayOf is the day a new form's link names (?date=YYYY-MM-DD), or today

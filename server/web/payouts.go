@@ -288,10 +288,18 @@ func (s *Pages) withDocumentChoices(r *http.Request, sess *db.Session, fields []
 		first, _ = linked(ctx, strings.ToLower(id))
 	}
 	words := func(d db.Document) string { return d.DocumentName + " (" + d.FileName + ")" }
+	listed := map[string]db.Document{}
+	for _, d := range list {
+		listed[d.ID] = d
+	}
 	for _, id := range first {
-		if d, err := s.db.Document(ctx, sess.UserID, id); err == nil {
-			docs.Options = append(docs.Options, option{d.ID, words(d)})
+		d, ok := listed[id]
+		if !ok { // linked, but older than the newest 100
+			if d, err = s.db.Document(ctx, sess.UserID, id); err != nil {
+				continue
+			}
 		}
+		docs.Options = append(docs.Options, option{d.ID, words(d)})
 	}
 	for _, d := range list {
 		if !slices.Contains(first, d.ID) {

@@ -135,16 +135,14 @@ var templates = func() map[string]*template.Template {
 		"ratio": func(v *float64) string {
 			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) })
 		},
-		"number": func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) },
+		"number": formatNumber,
 		// pct is a figure already in percent (62.345 is 62.3%), to one
 		// decimal, as every percentage on the pages.
 		"pct":  func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + "%" },
 		"when": formatWhen,
 		// markdown shows a Markdown field as CommonMark, made safe.
-		"markdown": renderMarkdown,
-		"numberPtr": func(v *float64) string {
-			return ptrOr(v, func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) })
-		},
+		"markdown":   renderMarkdown,
+		"numberPtr":  func(v *float64) string { return ptrOr(v, formatNumber) },
 		"deref":      func(v *string) string { return ptrOr(v, func(s string) string { return s }) },
 		"derefInt":   func(v *int) int { return *v },
 		"derefFloat": func(v *float64) float64 { return *v },
