@@ -33,6 +33,13 @@ const MaxThumbnailPixels = 50_000_000
 // one of ThumbnailWidths.
 var ErrThumbnailWidth = errors.New("files: a thumbnail's width must be 160, 320, 640 or 1280")
 
+// HasThumbnails reports whether documents of type mime get thumbnails:
+// PNG, JPEG and WebP.
+func HasThumbnails(mime string) bool {
+	_, ok := thumbnailCodecs[mime]
+	return ok
+}
+
 // IsThumbnailWidth reports whether w is one of ThumbnailWidths.
 func IsThumbnailWidth(w int) bool { return slices.Contains(ThumbnailWidths, w) }
 

@@ -204,7 +204,12 @@ func receive(part io.Reader, max int64) (*spool, error) {
 	s := &spool{}
 	var size int64
 	for size <= max {
-		chunk, err := fill(part, make([]byte, min(spoolChunk, max+1-size)))
+		chunk := make([]byte, min(spoolChunk, max+1-size))
+		n, err := io.ReadFull(part, chunk)
+		if err == io.ErrUnexpectedEOF {
+			err = io.EOF // the file ended inside this chunk
+		}
+		chunk = chunk[:n]
 		s.chunks = append(s.chunks, chunk)
 		size += int64(len(chunk))
 		if err == io.EOF && size <= max {
@@ -215,20 +220,6 @@ func receive(part io.Reader, max int64) (*spool, error) {
 		}
 	}
 	return nil, input.Invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
-}
-
-// fill reads r into buf until buf is full or r fails (io.EOF at its end),
-// and returns what it read.
-func fill(r io.Reader, buf []byte) ([]byte, error) {
-	n := 0
-	for n < len(buf) {
-		m, err := r.Read(buf[n:])
-		n += m
-		if err != nil {
-			return buf[:n], err
-		}
-	}
-	return buf, nil
 }
 
 // spool is a received file, read once: each chunk is let go as soon as it

@@ -45,8 +45,7 @@ func (s *Documents) links(id, fileName, mimeType string) (link string, thumb *st
 	expires := s.DB.Now().AddDate(1, 0, 0).Unix()
 	link = s.PublicURL + "/api/v1/files/" + id + "/" + url.PathEscape(fileName) +
 		"?expires=" + strconv.FormatInt(expires, 10) + "&sig=" + files.Sign(s.Secret, id, expires)
-	switch mimeType {
-	case "image/png", "image/jpeg", "image/webp":
+	if files.HasThumbnails(mimeType) {
 		t := link + "&w=320"
 		thumb = &t
 	}
