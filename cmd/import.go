@@ -91,7 +91,6 @@ func importFile(cmd *cobra.Command, d *db.DB, u db.User, ic importConfig, path s
 	if err != nil {
 		return db.Import{}, err
 	}
-	zone = cmp.Or(file.Timezone, zone)
 	return d.Import(cmd.Context(), u.ID, db.ImportInput{File: file, FileName: filepath.Base(path), Timezone: zone,
 		AccountNumber: ic.account, DryRun: ic.dryRun})
 }

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -45,7 +46,7 @@ type Import struct {
 type ImportInput struct {
 	File      *brokers.File
 	FileName  string
-	Timezone  string // the zone named in the Import: the request's or the user's
+	Timezone  string // the zone named in the Import: the request's or the user's; a mapping's own zone, when it has one, wins
 	AccountID string // every fill goes to this account; "" to place fills by their account column
 	// AccountNumber names that account by its number instead (the command line).
 	AccountNumber string
@@ -90,6 +91,7 @@ type contractKey struct{ accountID, contract string }
 // an open trade where the file picks up after it. A dry run does all of it
 // and then rolls back, answering with a preview.
 func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import, error) {
+	in.Timezone = cmp.Or(in.File.Timezone, in.Timezone) // the mapping's zone read the file
 	var preview Import
 	imp, err := inTx(ctx, db.beginAlone, func(tx txn) (Import, error) {
 		now := db.now()

@@ -91,9 +91,6 @@ func importForm(mr *multipart.Reader, p *db.Principal, mappings []brokers.Mappin
 				return db.ImportInput{}, err
 			}
 			in.File = read
-			if read.Timezone != "" {
-				in.Timezone = read.Timezone // the mapping's zone read the file
-			}
 		case slices.Contains(importFields, name):
 			if in.File != nil {
 				return db.ImportInput{}, input.Invalid(name, name+" must come before the file in the form")

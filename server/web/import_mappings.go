@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"net/http"
 	"net/url"
@@ -286,5 +285,5 @@ func (s *Pages) previewMapping(r *http.Request, sess *db.Session, u db.ImportUpl
 		return db.Import{}, err
 	}
 	return s.db.Import(r.Context(), sess.UserID, db.ImportInput{File: file, FileName: u.FileName,
-		Timezone: cmp.Or(file.Timezone, sess.Timezone), AccountID: accountID, DryRun: true, ListUnknown: true})
+		Timezone: sess.Timezone, AccountID: accountID, DryRun: true, ListUnknown: true})
 }
