@@ -258,7 +258,7 @@ func (r *Replicator) Checkpoint(ctx context.Context, mode string) error {
 // putSecret puts the secret at the replica, unless it is there: a replica
 // holding another secret is another journal's, and is left alone.
 func putSecret(ctx context.Context, t *Target, secret []byte) error {
-	rc, err := t.objects.get(ctx, secretName)
+	held, err := readSecret(ctx, t)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := t.objects.put(ctx, secretName, bytes.NewReader(secret), int64(len(secret))); err != nil {
 			return fmt.Errorf("replica %s: put the secret: %w", t.url, err)
@@ -268,15 +268,21 @@ func putSecret(ctx context.Context, t *Target, secret []byte) error {
 	if err != nil {
 		return fmt.Errorf("replica %s: read its secret: %w", t.url, err)
 	}
-	defer rc.Close()
-	held, err := io.ReadAll(io.LimitReader(rc, files.SecretSize+1))
-	if err != nil {
-		return fmt.Errorf("replica %s: read its secret: %w", t.url, err)
-	}
 	if !bytes.Equal(held, secret) {
 		return fmt.Errorf("replica %s holds another journal (its secret differs): give this journal a place of its own", t.url)
 	}
 	return nil
+}
+
+// readSecret reads the secret a replica holds (a byte past its size, to
+// tell one too long); fs.ErrNotExist when it holds none.
+func readSecret(ctx context.Context, t *Target) ([]byte, error) {
+	rc, err := t.objects.get(ctx, secretName)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(io.LimitReader(rc, files.SecretSize+1))
 }
 
 func (r *Replicator) run() {
@@ -383,12 +389,7 @@ func Restore(ctx context.Context, t *Target, dir string, at time.Time) (err erro
 		}
 	}
 
-	rc, err := t.objects.get(ctx, secretName)
-	if err != nil {
-		return fmt.Errorf("restore the secret from %s: %w", t.url, err)
-	}
-	secret, err := io.ReadAll(io.LimitReader(rc, files.SecretSize+1))
-	rc.Close()
+	secret, err := readSecret(ctx, t)
 	if err != nil {
 		return fmt.Errorf("restore the secret from %s: %w", t.url, err)
 	}
