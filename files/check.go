@@ -125,12 +125,19 @@ func (s *Store) CopyInto(dst *Store, hash string) error {
 		return err
 	}
 	defer in.Close()
-	tmp, err := os.CreateTemp(dst.tmpDir(), "copy-*")
+	return WriteSynced(dst.tmpDir(), "copy-*", to, in)
+}
+
+// WriteSynced writes r to path durably: to a temp file named by pattern
+// in tmpDir (on path's file system), synced, renamed into place, and
+// path's folder synced. A failure leaves no temp file.
+func WriteSynced(tmpDir, pattern, path string, r io.Reader) error {
+	tmp, err := os.CreateTemp(tmpDir, pattern)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, in); err != nil {
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing by that name
+	if _, err := io.Copy(tmp, r); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -141,10 +148,10 @@ func (s *Store) CopyInto(dst *Store, hash string) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp.Name(), to); err != nil {
+	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(to))
+	return syncDir(filepath.Dir(path))
 }
 
 // Stat reads a listed file's entry again, to see whether it changed since.
