@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"time"
 
 	"tradejournal/db/brokers"
 )
@@ -62,7 +61,7 @@ var fillsHeader = []string{"quantity", "price", "symbol", "side", "timestamp", "
 // nil. A fill that cannot be read is a *brokers.Error whose Line is the
 // fill's index in in.Fills (from 0) and whose Column is its field.
 func (db *DB) ImportFills(ctx context.Context, userID string, in FillsInput) (Import, error) {
-	loc, err := time.LoadLocation(in.Timezone)
+	loc, err := db.zones.load(in.Timezone)
 	if err != nil {
 		return Import{}, &InvalidError{Field: "timezone", Message: "timezone must be an IANA zone name such as America/New_York"}
 	}

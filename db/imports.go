@@ -127,7 +127,7 @@ func (db *DB) Import(ctx context.Context, userID string, in ImportInput) (Import
 		if err != nil {
 			return Import{}, err
 		}
-		fresh, warnings, err := dropHeldElsewhere(ctx, tx, userID, in, fresh)
+		fresh, warnings, err := db.dropHeldElsewhere(ctx, tx, userID, in, fresh)
 		if err != nil {
 			return Import{}, err
 		}

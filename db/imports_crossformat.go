@@ -45,7 +45,7 @@ type heldGroup struct {
 // file that are identical to each other stay (DESIGN §8). It is one query,
 // however many fills: the seconds the file names, each looked up by the
 // executions' time index.
-func dropHeldElsewhere(ctx context.Context, tx txn, userID string, in ImportInput, fills []importedFill) ([]importedFill, []string, error) {
+func (db *DB) dropHeldElsewhere(ctx context.Context, tx txn, userID string, in ImportInput, fills []importedFill) ([]importedFill, []string, error) {
 	if len(fills) == 0 {
 		return fills, nil, nil
 	}
@@ -96,7 +96,7 @@ func dropHeldElsewhere(ctx context.Context, tx txn, userID string, in ImportInpu
 		return nil, nil, err
 	}
 
-	loc, err := time.LoadLocation(in.Timezone)
+	loc, err := db.zones.load(in.Timezone)
 	if err != nil {
 		return nil, nil, err
 	}
