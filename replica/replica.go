@@ -192,8 +192,11 @@ type Replicator struct {
 
 	mu     sync.Mutex      // held by a pass over the blobs
 	copied map[string]bool // blobs the replica holds
-	stop   chan struct{}
-	done   chan struct{}
+	// held is closed once the replica holds the journal (HoldsJournal).
+	held  chan struct{}
+	since time.Time // when Start began
+	stop  chan struct{}
+	done  chan struct{}
 }
 
 // New prepares the replication of the journal at dbPath, the secret and
@@ -201,12 +204,13 @@ type Replicator struct {
 // checkpoints to its Checkpoint, then Start it.
 func New(t *Target, dbPath string, secret []byte, store *files.Store, every time.Duration, log *slog.Logger) *Replicator {
 	return &Replicator{target: t, dbPath: dbPath, secret: secret, files: store, every: every, log: log,
-		copied: map[string]bool{}, stop: make(chan struct{}), done: make(chan struct{})}
+		copied: map[string]bool{}, held: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 }
 
 // Start puts the secret and the blobs the replica lacks, then starts
 // Litestream and the copying of new blobs.
 func (r *Replicator) Start(ctx context.Context) error {
+	r.since = time.Now()
 	t := r.target
 	if err := putSecret(ctx, t, r.secret); err != nil {
 		return err
@@ -225,10 +229,11 @@ func (r *Replicator) Start(ctx context.Context) error {
 	r.db = litestream.NewDB(r.dbPath)
 	r.db.Logger = r.log.With("replica", t.url)
 	r.db.MonitorInterval = r.every
-	// Litestream's own blocking checkpoint at 16 MiB of log (the server's
-	// walLimit), not 500 MB; the journal's checkpointer, which runs its
-	// checkpoints through Checkpoint, usually finds room for one first.
-	r.db.TruncatePageN = (16 << 20) / 4096
+	// Litestream's own TRUNCATE checkpoint is left at its default (about
+	// 500 MB of log), a last resort: it copies the whole database to the
+	// replica while it holds the write lock, which on a journal of 100,000
+	// trades held writes off for 20 s (past their busy timeout: 500s). The
+	// journal's checkpointer starts the log over long before (Checkpoint).
 	rep := litestream.NewReplicaWithClient(r.db, t.client)
 	rep.SyncInterval = r.every
 	r.db.Replica = rep
@@ -251,6 +256,15 @@ func (r *Replicator) Start(ctx context.Context) error {
 func (r *Replicator) Checkpoint(ctx context.Context, mode string) error {
 	if !r.started.Load() {
 		return nil
+	}
+	if mode == "TRUNCATE" {
+		// RESTART, not TRUNCATE: both wait for the readers on the log, so
+		// that the next write starts it over, but Litestream follows a
+		// TRUNCATE with a copy of the whole database, holding the write
+		// lock (see Start). A restarted log is not cut back (Litestream's
+		// own write starts it over, and its connection keeps no
+		// journal_size_limit): the file keeps the largest size it reached.
+		mode = "RESTART"
 	}
 	return r.db.Checkpoint(ctx, mode)
 }
@@ -285,6 +299,12 @@ func readSecret(ctx context.Context, t *Target) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(rc, files.SecretSize+1))
 }
 
+// HoldsJournal is closed once the replica holds the journal: at the first
+// start, after Litestream's first copy of the whole database, which takes
+// as long as sending the file does. Until then Litestream runs no
+// checkpoint, so the log grows with every write.
+func (r *Replicator) HoldsJournal() <-chan struct{} { return r.held }
+
 func (r *Replicator) run() {
 	defer close(r.done)
 	tick := time.NewTicker(r.every)
@@ -295,10 +315,26 @@ func (r *Replicator) run() {
 			if err := r.copyBlobs(context.Background()); err != nil {
 				r.log.Warn("replica: copying files failed; trying again", "replica", r.target.url, "err", err)
 			}
+			r.noticeHeld()
 		case <-r.stop:
 			return
 		}
 	}
+}
+
+// noticeHeld closes held, and says so, once the replica holds a position
+// of the journal.
+func (r *Replicator) noticeHeld() {
+	select {
+	case <-r.held:
+		return
+	default:
+	}
+	if r.db.Replica.Pos().IsZero() {
+		return
+	}
+	close(r.held)
+	r.log.Info("replica: holds the journal", "replica", r.target.url, "after", time.Since(r.since).Round(time.Millisecond))
 }
 
 // copyBlobs copies the blobs the replica does not hold yet. A blob is
