@@ -189,12 +189,30 @@ func (w *walk) hasFloor() bool { return w.r.MaxDrawdown != nil }
 // before the fills of its day; fills at the same instant by trade id, a
 // trade's in the order given) and reports the account's status at now.
 func Walk(r Rules, fills []Fill, payouts []Payout, now time.Time) (Status, error) {
+	st, err := Replay(r, fills, payouts)
+	if err != nil {
+		return Status{}, err
+	}
+	return st.Status(now), nil
+}
+
+// State is where a walk over an account's fills and payouts ended, before
+// the clock is read: Status gives the account's status from it at any
+// instant after its last event. Nothing changes it once Replay returns, so
+// it can be kept and read by many at once.
+type State struct {
+	w walk
+}
+
+// Replay walks the account's fills and paid payouts as Walk does and
+// keeps where the walk ended.
+func Replay(r Rules, fills []Fill, payouts []Payout) (*State, error) {
 	events := make([]event, 0, len(fills)+len(payouts))
 	starts := make([]time.Time, len(payouts))
 	for i, p := range payouts {
 		at, err := r.Session.Begins(p.Day)
 		if err != nil {
-			return Status{}, err
+			return nil, err
 		}
 		starts[i] = at
 		events = append(events, event{at: at.UnixNano(), index: -1 - i})
@@ -247,10 +265,18 @@ func Walk(r Rules, fills []Fill, payouts []Payout, now time.Time) (Status, error
 			w.pay(starts[-1-e.index], day, payouts[-1-e.index].Amount)
 		}
 	}
-	if w.day != "" && !r.Session.ends(w.day).After(now) {
+	return &State{w: w}, nil
+}
+
+// Status is the account's status at now: the walk's last day ends if it
+// has ended by now. The state is left as it was.
+func (st *State) Status(now time.Time) Status {
+	w := st.w // the scalars a day's end moves; the days' P&L are only read
+	w.breaches = slices.Clone(w.breaches)
+	if w.day != "" && !w.r.Session.ends(w.day).After(now) {
 		w.endDay()
 	}
-	return w.status(now), nil
+	return w.status(now)
 }
 
 // fill moves the balance by what the fill realised net of its commission.
