@@ -46,6 +46,9 @@ type DB struct {
 	// checkpointer keeps the write-ahead log small (see checkpoint.go).
 	checkpointer *checkpointer
 	zones        zones
+	// statuses keeps accounts' ended status walks while the journal is
+	// unchanged (see statusMemo).
+	statuses *statusMemo
 
 	// Now is the clock; tests pin it.
 	Now func() time.Time
@@ -116,6 +119,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		lookupStmts:  newStmtCache(lookup),
 		writer:       writer,
 		checkpointer: checkpointer,
+		statuses:     newStatusMemo(),
 		Now:          time.Now,
 		NewID:        newUUIDv7,
 	}

@@ -268,6 +268,10 @@ func Replay(r Rules, fills []Fill, payouts []Payout) (*State, error) {
 	return &State{w: w}, nil
 }
 
+// Days is how many trading days the walk kept a P&L for: what keeping the
+// state costs.
+func (st *State) Days() int { return len(st.w.dayPnL) }
+
 // Status is the account's status at now: the walk's last day ends if it
 // has ended by now. The state is left as it was.
 func (st *State) Status(now time.Time) Status {
