@@ -553,3 +553,76 @@ func TestStatusSnapshotDataVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestAccountStatusConcurrentWrites: writers add trades of +10 each to an
+// account while readers read its status; every trade a write has
+// acknowledged is in every status read after it, so each reader's
+// realised P&L never falls back (a walk kept from an older snapshot would
+// give an older total), and once the writes end the status is the full
+// walk's.
+func TestAccountStatusConcurrentWrites(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	userID, accountID := newTradeFixture(t, d)
+	const writers, trades, readers = 3, 40, 3
+	var written sync.WaitGroup
+	var acked sync.Mutex
+	total := 0.0 // the P&L of the trades acknowledged so far
+	for w := range writers {
+		written.Go(func() {
+			for i := range trades {
+				date := fmt.Sprintf("2026-03-%02d", 1+(w*trades+i)%28)
+				// ES at 50 a point: 0.2 points on 1 contract is +10.
+				if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"),
+					Side: Some("long"), Quantity: Some(1.0), EntryPrice: Some(5000.0), ExitPrice: Some(5000.2),
+					EntryDate: Some(date), ExitDate: Some(date)}); err != nil {
+					t.Error(err)
+					return
+				}
+				acked.Lock()
+				total += 10
+				acked.Unlock()
+			}
+		})
+	}
+	done := make(chan struct{})
+	var read sync.WaitGroup
+	for range readers {
+		read.Go(func() {
+			last := -1.0
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				acked.Lock()
+				before := total
+				acked.Unlock()
+				s, err := d.AccountStatus(ctx, userID, accountID)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if s.RealizedPnL < last || s.RealizedPnL < before {
+					t.Errorf("realized %v after %v read and %v acknowledged: an older walk", s.RealizedPnL, last, before)
+					return
+				}
+				last = s.RealizedPnL
+			}
+		})
+	}
+	written.Wait()
+	close(done)
+	read.Wait()
+	got, err := d.AccountStatus(ctx, userID, accountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fullWalk(t, d, userID, accountID, d.Now())
+	want.EvaluatedAt = got.EvaluatedAt
+	sameStatus(t, "after the writes", got, want)
+	if got.RealizedPnL != writers*trades*10 {
+		t.Fatalf("realized %v, want %v", got.RealizedPnL, writers*trades*10)
+	}
+}
