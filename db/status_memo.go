@@ -15,25 +15,19 @@ import (
 // page, reads it instead of walking every fill again (issue 31): the walk
 // grows with fills, the kept state only with trading days.
 //
-// The journal has changed when any connection has committed, this
-// process's writer or another process's (a CLI import next to the server):
-// SQLite's data_version, read in the status's own read transaction, says
-// whether a commit came between that connection's snapshot and its last
-// one. The memo folds those per-connection counters into one epoch, bumped
-// whenever a read connection sees its counter move (or is seen for the
-// first time), and keeps a walk only with the epoch it was read under. A
-// commit after a walk's snapshot moves the counter of every connection
-// that reads after it, so the next read on any of them bumps the epoch
-// past the walk's: the walk is never read again. A read whose epoch moved
-// for another read between its start and its snapshot (the bump may then
-// be for a commit after its own snapshot) neither reads nor keeps a walk.
+// Unchanged means no connection has committed, this process's writer or
+// another process's (a CLI import next to the server). The journal's
+// version says so (see probe); a status read takes the version, then its
+// snapshot, then the version again, and only when the two are the same is
+// its snapshot the journal as it was at that version: only then does it
+// read or keep a walk, and only walks kept at that same version.
 //
-// Memory is bounded: the walks are dropped at every bump, and together
-// they keep at most maxMemoDays days (a day is a map entry of the walk).
+// Memory is bounded: the walks of one version are kept, those of any
+// other dropped, and together they keep at most maxMemoDays days (a day is
+// a map entry of the walk).
 type statusMemo struct {
 	mu    sync.Mutex
-	epoch uint64
-	seen  map[any]int64 // a read connection's data_version at its last snapshot
+	at    version // the version the walks were read at
 	walks map[memoKey]memoWalk
 	days  int // the days the walks keep, together
 }
@@ -42,80 +36,58 @@ type statusMemo struct {
 // dozens of accounts of years of trading each.
 const maxMemoDays = 100_000
 
-// maxMemoConns bounds the connections remembered; the read pool has a few.
-const maxMemoConns = 64
-
 type memoKey struct{ userID, accountID string }
 
-// memoWalk is an account's ended walk, read under epoch with rules.
+// memoWalk is an account's ended walk.
 type memoWalk struct {
-	epoch uint64
 	rules string // rulesKey of the rules and the user's timezone it was walked with
 	state *prop.State
 }
 
-// memoView is one read transaction's standing with the memo.
+// memoView is one read transaction's standing with the memo: the version
+// its snapshot is of, when it is known.
 type memoView struct {
-	epoch uint64
-	// trusted: no other read moved the epoch between this one's start
-	// and its snapshot; only then may it read or keep a walk.
-	trusted bool
+	at    version
+	known bool
 }
 
 func newStatusMemo() *statusMemo {
-	return &statusMemo{seen: map[any]int64{}, walks: map[memoKey]memoWalk{}}
+	return &statusMemo{walks: map[memoKey]memoWalk{}}
 }
 
-// start is the epoch as a read transaction begins, before its snapshot.
-func (m *statusMemo) start() uint64 {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.epoch
+// bracket is the view of a snapshot taken between two reads of the
+// version: known only when nothing was committed between them.
+func bracket(before, after version, ok bool) memoView {
+	return memoView{at: after, known: ok && before == after}
 }
 
-// observe is the read's view once its snapshot is taken on connection conn,
-// whose data_version is dv; began is what start said before.
-func (m *statusMemo) observe(conn any, dv int64, began uint64) memoView {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	trusted := m.epoch == began
-	if last, ok := m.seen[conn]; !ok || last != dv {
-		if len(m.seen) >= maxMemoConns {
-			clear(m.seen) // each is seen anew: a bump, never a missed one
-		}
-		m.seen[conn] = dv
-		m.epoch++
-		clear(m.walks)
-		m.days = 0
-	}
-	return memoView{epoch: m.epoch, trusted: trusted}
-}
-
-// get is the account's kept walk under the view with those rules, or nil.
+// get is the account's kept walk with those rules at the view's version,
+// or nil.
 func (m *statusMemo) get(v memoView, k memoKey, rules string) *prop.State {
-	if !v.trusted {
+	if !v.known {
 		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	w, ok := m.walks[k]
-	if !ok || w.epoch != v.epoch || w.rules != rules {
+	if !ok || m.at != v.at || w.rules != rules {
 		return nil
 	}
 	return w.state
 }
 
-// put keeps the account's walk, read under the view with those rules,
-// unless the epoch has moved since (it would never be read) or the view
-// is not trusted.
+// put keeps the account's walk, read at the view's version with those
+// rules; the walks of another version are dropped.
 func (m *statusMemo) put(v memoView, k memoKey, rules string, st *prop.State) {
-	if !v.trusted {
+	if !v.known {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.epoch != v.epoch {
-		return
+	if m.at != v.at {
+		m.at = v.at
+		clear(m.walks)
+		m.days = 0
 	}
 	if old, ok := m.walks[k]; ok {
 		m.days -= old.state.Days()
@@ -124,36 +96,80 @@ func (m *statusMemo) put(v memoView, k memoKey, rules string, st *prop.State) {
 		clear(m.walks)
 		m.days = 0
 	}
-	m.walks[k] = memoWalk{epoch: v.epoch, rules: rules, state: st}
+	m.walks[k] = memoWalk{rules: rules, state: st}
 	m.days += st.Days()
 }
 
-// inStatusTx runs fn in a read transaction as beginRead does, on a
-// connection of its own so that its data_version can be told from the
-// others', with the transaction's view of the memo.
+// version is the journal's version as the probe reads it: the same value
+// twice means no connection committed between the two reads.
+type version struct {
+	conn uint64 // which of the probe's connections read it
+	data int64  // its data_version
+}
+
+// probe reads the journal's version on one read-only connection of its
+// own: SQLite's data_version moves on a connection whenever another
+// connection, in this process or another, has committed since its last
+// read, and never goes back, so reads on one connection, one after the
+// other, order every commit. A connection that fails is replaced, and its
+// successor's versions are told from its own.
+type probe struct {
+	mu    sync.Mutex
+	pool  *sql.DB
+	conn  *sql.Conn
+	conns uint64
+}
+
+func newProbe(pool *sql.DB) *probe {
+	pool.SetMaxOpenConns(1)
+	pool.SetMaxIdleConns(1)
+	return &probe{pool: pool}
+}
+
+// read is the journal's version now; ok is false when it cannot be read
+// (the status then walks, as it would without the memo).
+func (p *probe) read(ctx context.Context) (v version, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.conn == nil {
+		c, err := p.pool.Conn(ctx)
+		if err != nil {
+			return version{}, false
+		}
+		p.conn = c
+		p.conns++
+	}
+	if err := p.conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v.data); err != nil {
+		p.conn.Close()
+		p.conn = nil
+		return version{}, false
+	}
+	v.conn = p.conns
+	return v, true
+}
+
+func (p *probe) close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.conn != nil {
+		p.conn.Close()
+		p.conn = nil
+	}
+	return p.pool.Close()
+}
+
+// inStatusTx runs fn in a read transaction with its view of the memo: the
+// version is read before and after the transaction takes its snapshot.
 func (db *DB) inStatusTx(ctx context.Context, fn func(txn, memoView) error) error {
-	began := db.statuses.start()
-	c, err := db.read.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	var id any
-	if err := c.Raw(func(driverConn any) error { id = driverConn; return nil }); err != nil {
-		return err
-	}
-	db.readStmts.preparePending(ctx)
-	tx, err := c.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return err
-	}
-	return inTxDo(ctx, func(context.Context) (txn, error) { return txn{Tx: tx, cache: db.readStmts}, nil }, func(t txn) error {
-		// data_version takes the transaction's snapshot: it is read first.
+	before, ok := db.probe.read(ctx)
+	return inTxDo(ctx, db.beginRead, func(tx txn) error {
+		// The transaction's first read takes its snapshot: this one.
 		var dv int64
-		if err := t.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&dv); err != nil {
+		if err := tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&dv); err != nil {
 			return err
 		}
-		return fn(t, db.statuses.observe(id, dv, began))
+		after, okAfter := db.probe.read(ctx)
+		return fn(tx, bracket(before, after, ok && okAfter))
 	})
 }
 

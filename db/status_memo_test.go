@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -434,62 +433,48 @@ func TestAccountStatusesStaleRules(t *testing.T) {
 	sameStatus(t, "status after the page read stale rules", got, want)
 }
 
-// TestStatusMemoEpochs pins the memo's bookkeeping: a connection seen for
-// the first time, or whose data_version moved, bumps the epoch and drops
-// every kept walk; a read whose epoch another moved between its start and
-// its snapshot neither reads nor keeps a walk; a walk is read only in its
-// epoch with its rules; the days kept stay bounded.
-func TestStatusMemoEpochs(t *testing.T) {
+// TestStatusMemoVersions pins the memo's bookkeeping: a walk is read only
+// at the version it was kept at, with its rules; a view whose version is
+// not known neither reads nor keeps one; a walk kept at another version
+// drops the others; the days kept stay bounded.
+func TestStatusMemoVersions(t *testing.T) {
 	m := newStatusMemo()
 	k := memoKey{"u", "a"}
 	st, err := prop.Replay(prop.Rules{Session: prop.Session{Loc: time.UTC}}, []prop.Fill{{At: time.Unix(0, 0), Realized: 1}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	connA, connB := new(int), new(int)
-
-	began := m.start()
-	v := m.observe(connA, 7, began) // first sight: a bump
-	if v.epoch != 1 || !v.trusted {
-		t.Fatalf("first read: %+v, want epoch 1, trusted", v)
-	}
-	m.put(v, k, "r", st)
-	if m.get(v, k, "r") != st || m.get(v, k, "other rules") != nil || m.get(v, memoKey{"u", "b"}, "r") != nil {
+	v1, v2 := version{1, 7}, version{1, 8}
+	at1 := bracket(v1, v1, true)
+	m.put(at1, k, "r", st)
+	if m.get(at1, k, "r") != st || m.get(at1, k, "other rules") != nil || m.get(at1, memoKey{"u", "b"}, "r") != nil {
 		t.Fatal("a kept walk is read with its own key and rules only")
 	}
-	if again := m.observe(connA, 7, m.start()); again.epoch != 1 || m.get(again, k, "r") != st {
-		t.Fatalf("unchanged connection: %+v, want the same epoch and the kept walk", again)
+	if m.get(bracket(v2, v2, true), k, "r") != nil || m.get(bracket(version{2, 7}, version{2, 7}, true), k, "r") != nil {
+		t.Fatal("a walk was read at another version")
 	}
-
-	// A read starts; another read, on a connection that saw a commit,
-	// bumps the epoch before the first one's snapshot is observed.
-	began = m.start()
-	other := m.observe(connB, 3, m.start()) // connB first seen: a bump
-	late := m.observe(connA, 7, began)
-	if late.trusted || late.epoch != other.epoch {
-		t.Fatalf("read overtaken by a bump: %+v, want untrusted at epoch %d", late, other.epoch)
+	// A commit between the two reads of the version: the snapshot's
+	// version is not known.
+	moved := bracket(v1, v2, true)
+	if moved.known || bracket(v1, v1, false).known {
+		t.Fatal("a snapshot between two different versions, or unread ones, is known")
 	}
-	if m.get(late, k, "r") != nil {
-		t.Fatal("an untrusted read got a walk")
+	if m.get(moved, k, "r") != nil {
+		t.Fatal("an unknown version read a walk")
 	}
-	m.put(late, k, "r", st)
-	if m.get(other, k, "r") != nil {
-		t.Fatal("an untrusted read kept a walk")
+	m.put(bracket(v2, v1, true), memoKey{"u", "b"}, "r", st)
+	if len(m.walks) != 1 {
+		t.Fatal("an unknown version kept a walk")
 	}
-	// A walk kept by a read whose epoch has moved on is dropped.
-	m.put(v, k, "r", st)
-	if len(m.walks) != 0 {
-		t.Fatal("a walk of an old epoch was kept")
-	}
-	// A moved data_version bumps and drops the kept walks.
-	m.put(other, k, "r", st)
-	moved := m.observe(connA, 8, m.start())
-	if moved.epoch != other.epoch+1 || len(m.walks) != 0 || m.get(moved, k, "r") != nil {
-		t.Fatalf("moved data_version: %+v, %d walks kept, want a bump and none", moved, len(m.walks))
+	// A walk kept at a new version drops the old ones.
+	at2 := bracket(v2, v2, true)
+	m.put(at2, memoKey{"u", "b"}, "r", st)
+	if m.get(at1, k, "r") != nil || len(m.walks) != 1 || m.days != 1 {
+		t.Fatalf("%d walks, %d days kept after a new version, want 1 and 1", len(m.walks), m.days)
 	}
 
 	// The days kept are bounded: past maxMemoDays the memo starts over.
-	big := &prop.State{}
+	var big *prop.State
 	for i := range maxMemoDays / 1000 * 2 {
 		fills := make([]prop.Fill, 1000)
 		for j := range fills {
@@ -498,7 +483,7 @@ func TestStatusMemoEpochs(t *testing.T) {
 		if big, err = prop.Replay(prop.Rules{Session: prop.Session{Loc: time.UTC}}, fills, nil); err != nil {
 			t.Fatal(err)
 		}
-		m.put(moved, memoKey{"u", fmt.Sprint(i)}, "r", big)
+		m.put(at2, memoKey{"u", fmt.Sprint(i)}, "r", big)
 		if m.days > maxMemoDays {
 			t.Fatalf("%d days kept, over %d", m.days, maxMemoDays)
 		}
@@ -508,15 +493,34 @@ func TestStatusMemoEpochs(t *testing.T) {
 	}
 }
 
-// TestStatusSnapshotDataVersion pins what the memo relies on: the status's
-// read transaction takes its snapshot when it reads data_version, so a
-// commit after that read is neither in what the transaction reads nor in
-// its data_version, and the next transaction on the connection sees the
-// counter moved.
-func TestStatusSnapshotDataVersion(t *testing.T) {
-	d := newTestDB(t)
+// TestStatusProbe pins what the memo relies on: the probe's version moves
+// after a commit by this process's writer or by another process, and
+// stays while nothing is committed; a status transaction takes its
+// snapshot when it reads data_version, so a commit after that read is not
+// in what it reads; a snapshot taken after a commit that came after the
+// first read of the version is not known.
+func TestStatusProbe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.db")
+	d, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
 	ctx := t.Context()
 	userID, accountID := newTradeFixture(t, d)
+	read := func() version {
+		v, ok := d.probe.read(ctx)
+		if !ok {
+			t.Fatal("the probe cannot read the version")
+		}
+		return v
+	}
+	trade := func() {
+		if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"),
+			Side: Some("long"), Quantity: Some(1.0), EntryPrice: Some(5000.0), EntryDate: Some("2026-01-05")}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	count := func(tx txn) int {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades WHERE account_id = ?`, accountID).Scan(&n); err != nil {
@@ -524,33 +528,56 @@ func TestStatusSnapshotDataVersion(t *testing.T) {
 		}
 		return n
 	}
-	var first memoView
+
+	v0 := read()
+	if again := read(); again != v0 {
+		t.Fatalf("version %v then %v with nothing committed", v0, again)
+	}
+	trade()
+	v1 := read()
+	if v1 == v0 {
+		t.Fatal("the version did not move after the writer's commit")
+	}
+	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.Exec(`UPDATE accounts SET name = 'moved' WHERE id = ?`, accountID); err != nil {
+		t.Fatal(err)
+	}
+	v2 := read()
+	if v2 == v1 {
+		t.Fatal("the version did not move after another process's commit")
+	}
+
+	// A commit after the transaction's data_version is not in it.
 	if err := d.inStatusTx(ctx, func(tx txn, v memoView) error {
-		first = v
-		if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"),
-			Side: Some("long"), Quantity: Some(1.0), EntryPrice: Some(5000.0), EntryDate: Some("2026-01-05")}); err != nil {
-			t.Fatal(err)
+		if !v.known || v.at != v2 {
+			t.Fatalf("view %+v with nothing committed, want known at %v", v, v2)
 		}
-		if n := count(tx); n != 0 {
-			t.Fatalf("the transaction read %d trades committed after its data_version, want 0", n)
+		trade()
+		if n := count(tx); n != 1 {
+			t.Fatalf("the transaction read %d trades, one committed after its data_version: want 1", n)
 		}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	// Every read connection, the one above included, now bumps once.
-	for range 2 * max(4, runtime.NumCPU()) {
-		if err := d.inStatusTx(ctx, func(tx txn, v memoView) error {
-			if v.epoch == first.epoch {
-				t.Fatal("a read after a commit is in the epoch of a read before it")
-			}
-			if n := count(tx); n != 1 {
-				t.Fatalf("read %d trades, want 1", n)
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
+	// A commit between the first read of the version and the snapshot.
+	before := read()
+	trade()
+	if err := inTxDo(ctx, d.beginRead, func(tx txn) error {
+		if n := count(tx); n != 3 {
+			t.Fatalf("read %d trades, want 3", n)
 		}
+		after, ok := d.probe.read(ctx)
+		if v := bracket(before, after, ok); v.known {
+			t.Fatalf("view %+v of a snapshot after a commit the first version did not see, want unknown", v)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -624,5 +651,51 @@ func TestAccountStatusConcurrentWrites(t *testing.T) {
 	sameStatus(t, "after the writes", got, want)
 	if got.RealizedPnL != writers*trades*10 {
 		t.Fatalf("realized %v, want %v", got.RealizedPnL, writers*trades*10)
+	}
+}
+
+// TestAccountStatusKeptAcrossConnections: after a commit, the walk made by
+// the first read is the one every later read uses, whichever of the pool's
+// connections it runs on (reads running at once take different ones),
+// until the next commit.
+func TestAccountStatusKeptAcrossConnections(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	userID, accountID := newTradeFixture(t, d)
+	seedTrades(t, d, userID, accountID, 50)
+	kept := func() *prop.State {
+		d.statuses.mu.Lock()
+		defer d.statuses.mu.Unlock()
+		return d.statuses.walks[memoKey{userID, accountID}].state
+	}
+	if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
+		t.Fatal(err)
+	}
+	first := kept()
+	if first == nil {
+		t.Fatal("no walk kept")
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 5 {
+				if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if got := kept(); got != first {
+		t.Fatal("reads on other connections walked again with nothing committed")
+	}
+	if _, err := d.UpdateAccount(ctx, userID, accountID, AccountInput{Name: Some("renamed")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
+		t.Fatal(err)
+	}
+	if got := kept(); got == first || got == nil {
+		t.Fatal("the read after a commit did not walk again")
 	}
 }

@@ -179,6 +179,7 @@ type walk struct {
 	open, maxOpen  float64
 	day            string // the trading day of the last event
 	dayPnL         map[string]float64
+	bestDay        float64 // the highest of dayPnL, once the events are walked
 	breaches       []Breach
 }
 
@@ -264,6 +265,12 @@ func Replay(r Rules, fills []Fill, payouts []Payout) (*State, error) {
 		} else {
 			w.pay(starts[-1-e.index], day, payouts[-1-e.index].Amount)
 		}
+	}
+	// The best day, once: a status read from the state is then as quick
+	// at 3,000 days as at 300.
+	w.bestDay = math.Inf(-1)
+	for _, pnl := range w.dayPnL {
+		w.bestDay = max(w.bestDay, pnl)
 	}
 	return &State{w: w}, nil
 }
@@ -387,11 +394,7 @@ func (w *walk) status(now time.Time) Status {
 		s.MinTradingDaysRemaining = ptr(*r.MinTradingDays - s.TradingDays)
 	}
 	if w.realized > 0 {
-		best := math.Inf(-1)
-		for _, pnl := range w.dayPnL {
-			best = max(best, pnl)
-		}
-		s.BestDayPct = ptr(trading.Round8(best / w.realized * 100))
+		s.BestDayPct = ptr(trading.Round8(w.bestDay / w.realized * 100))
 		if r.ConsistencyPct != nil {
 			s.ConsistencyOK = ptr(*s.BestDayPct <= *r.ConsistencyPct)
 		}
