@@ -13,57 +13,85 @@ import (
 
 // AccountStatus walks one of the user's accounts' fills and paid payouts in
 // time order against its rules (DESIGN §10), as of now. Realised P&L only:
-// the journal has no market prices.
+// the journal has no market prices. The walk is kept while the journal is
+// unchanged (statusMemo): a read after no commit takes the kept walk to
+// now.
 func (db *DB) AccountStatus(ctx context.Context, userID, id string) (prop.Status, error) {
-	return inTx(ctx, db.beginRead, func(tx txn) (prop.Status, error) {
+	var s prop.Status
+	err := db.inStatusTx(ctx, func(tx txn, v memoView) error {
 		a, err := oneAccount(ctx, tx, userID, id)
 		if err != nil {
-			return prop.Status{}, err
+			return err
 		}
 		loc, err := db.userLocation(ctx, tx, userID)
 		if err != nil {
-			return prop.Status{}, err
+			return err
 		}
-		return db.accountStatus(ctx, tx, userID, a, loc)
+		s, err = db.accountStatus(ctx, tx, v, userID, a, loc)
+		return err
 	})
+	if err != nil {
+		return prop.Status{}, err
+	}
+	return s, nil
 }
 
 // AccountStatuses is AccountStatus of each of the user's accounts given,
 // in one read transaction.
 func (db *DB) AccountStatuses(ctx context.Context, userID string, accounts []Account) ([]prop.Status, error) {
-	return inTx(ctx, db.beginRead, func(tx txn) ([]prop.Status, error) {
+	out := make([]prop.Status, len(accounts))
+	err := db.inStatusTx(ctx, func(tx txn, v memoView) error {
 		loc, err := db.userLocation(ctx, tx, userID)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out := make([]prop.Status, len(accounts))
 		for i, a := range accounts {
-			if out[i], err = db.accountStatus(ctx, tx, userID, a, loc); err != nil {
-				return nil, err
+			if out[i], err = db.accountStatus(ctx, tx, v, userID, a, loc); err != nil {
+				return err
 			}
 		}
-		return out, nil
+		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
-// accountStatus walks account a of the user, whose timezone is loc.
-func (db *DB) accountStatus(ctx context.Context, tx txn, userID string, a Account, loc *time.Location) (prop.Status, error) {
+// accountStatus is the status of account a of the user, whose timezone is
+// loc: from the walk the memo kept under the transaction's view v, else
+// from a walk of every fill, which the memo then keeps.
+func (db *DB) accountStatus(ctx context.Context, tx txn, v memoView, userID string, a Account, loc *time.Location) (prop.Status, error) {
 	rules, err := accountRules(a)
 	if err != nil {
 		return prop.Status{}, err
 	}
-	fills, err := accountFills(ctx, tx, userID, a.ID, rules.Session, loc)
-	if err != nil {
-		return prop.Status{}, err
-	}
-	payouts, err := paidPayouts(ctx, tx, a.ID)
-	if err != nil {
-		return prop.Status{}, err
+	key, rk := memoKey{userID, a.ID}, rulesKey(rules, loc.String())
+	st := db.statuses.get(v, key, rk)
+	if st == nil {
+		if st, err = walkAccount(ctx, tx, userID, a.ID, rules, loc); err != nil {
+			return prop.Status{}, err
+		}
+		db.statuses.put(v, key, rk, st)
 	}
 	now := db.Now()
-	s, err := prop.Walk(rules, fills, payouts, now)
+	s := st.Status(now)
 	s.EvaluatedAt = now.UTC().Format(TimeFormat) // the API's one timestamp form
-	return s, err
+	return s, nil
+}
+
+// walkAccount walks every fill and paid payout of the account, whose
+// rules are r, of the user, whose timezone is loc.
+func walkAccount(ctx context.Context, tx txn, userID, accountID string, r prop.Rules, loc *time.Location) (*prop.State, error) {
+	fills, err := accountFills(ctx, tx, userID, accountID, r.Session, loc)
+	if err != nil {
+		return nil, err
+	}
+	payouts, err := paidPayouts(ctx, tx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	return prop.Replay(r, fills, payouts)
 }
 
 // accountRules are the account's rules as the walk reads them.
