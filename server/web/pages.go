@@ -220,7 +220,7 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	trades, total, err := s.db.Trades(r.Context(), sess.UserID, filter, page)
+	trades, total, err := s.db.TradeRows(r.Context(), sess.UserID, filter, page)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
@@ -260,7 +260,7 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 		Filter           db.TradeFilter
 		Statuses         []string
 		Accounts         accountList
-		Trades           []db.Trade
+		Trades           []db.TradeRow
 		Total, From, To  int
 		PrevURL, NextURL string
 		ReviewURL        string
