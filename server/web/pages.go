@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"math"
 	"net/http"
 	"net/url"
@@ -261,10 +262,12 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 		Statuses         []string
 		Accounts         accountList
 		Trades           []db.TradeRow
+		Rows             template.HTML
 		Total, From, To  int
 		PrevURL, NextURL string
 		ReviewURL        string
-	}{pageData{Session: sess, Nav: "trades"}, filter, db.TradeStatuses, accounts, trades, total,
+	}{pageData{Session: sess, Nav: "trades"}, filter, db.TradeStatuses, accounts, trades,
+		tradeRows(trades, accounts, sess.Can("trades:write")), total,
 		min(total, page.Offset+1), page.Offset + len(trades), prev, next, "/review?" + review.Encode()})
 }
 

@@ -158,15 +158,7 @@ var templates = func() map[string]*template.Template {
 			json.Unmarshal(snapshot, &rule)
 			return rule.StrategyTitle + ": " + rule.Description
 		},
-		"pnlClass": func(v float64) string {
-			switch {
-			case v > 0:
-				return "win"
-			case v < 0:
-				return "loss"
-			}
-			return ""
-		},
+		"pnlClass": pnlClass,
 	}
 	// Every template but the layout and the parts pages share is a page;
 	// the route table is the one list of them.
@@ -184,6 +176,17 @@ var templates = func() map[string]*template.Template {
 	}
 	return out
 }()
+
+// pnlClass is the class of an amount that colours it: a win's or a loss's.
+func pnlClass(v float64) string {
+	switch {
+	case v > 0:
+		return "win"
+	case v < 0:
+		return "loss"
+	}
+	return ""
+}
 
 // formatWhen shows a stored timestamp (2026-11-27T08:39:33.830Z) as the
 // trader reads it: date and minute in their timezone; a value that is
