@@ -291,7 +291,7 @@ func (s *Pages) render(w http.ResponseWriter, r *http.Request, status int, page 
 	}
 	if l.Session != nil && l.Session.Can("trades:read") {
 		// A page shows without the count rather than fail for it.
-		n, err := s.db.UnreviewedTrades(r.Context(), l.Session.UserID, reviewSince(s.db.Now(), l.Session.Timezone))
+		n, err := s.db.UnreviewedTrades(r.Context(), l.Session.UserID, s.reviewSince(l.Session.Timezone))
 		if err != nil {
 			s.log.ErrorContext(r.Context(), "count unreviewed trades", "request_id", problem.RequestID(r.Context()), "err", err)
 		} else {
@@ -306,9 +306,14 @@ func (s *Pages) render(w http.ResponseWriter, r *http.Request, status int, page 
 const reviewDays = 7
 
 // reviewSince is the first day of the default review selection: the
-// last reviewDays days in the user's timezone.
-func reviewSince(now time.Time, timezone string) string {
-	return now.In(zone(timezone)).AddDate(0, 0, 1-reviewDays).Format(time.DateOnly)
+// last reviewDays days in the user's timezone (every page's navigation
+// counts them, so the zone comes from the journal's cache).
+func (s *Pages) reviewSince(timezone string) string {
+	loc, err := s.db.Location(timezone)
+	if err != nil {
+		loc = time.UTC // as zone
+	}
+	return s.db.Now().In(loc).AddDate(0, 0, 1-reviewDays).Format(time.DateOnly)
 }
 
 // renderPart answers with one named template of a page: the whole page
@@ -321,6 +326,8 @@ func (s *Pages) renderPart(w http.ResponseWriter, r *http.Request, status int, p
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
+	// Said, so that net/http sends the page as one body, not in chunks.
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	// Scripts, styles and images come from this server only, forms post
 	// only here, and no other site may frame a page.
 	h.Set("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
