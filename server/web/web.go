@@ -217,17 +217,25 @@ func ptrOr[T any](v *T, f func(T) string) string {
 // formatMoney shows an amount as a trader reads it: sign, thousands and
 // cents (the API's exact value rounded half away from zero to the cent),
 // without a currency, which is the account's.
-func formatMoney(v float64) string {
+func formatMoney(v float64) string { return string(appendMoney(nil, v)) }
+
+// appendMoney appends v as formatMoney shows it, for a page that writes
+// many amounts into one buffer.
+func appendMoney(b []byte, v float64) []byte {
 	cents := math.Round(math.Abs(v) * 100)
-	whole := strconv.FormatFloat(math.Floor(cents/100), 'f', 0, 64)
-	for i := len(whole) - 3; i > 0; i -= 3 {
-		whole = whole[:i] + "," + whole[i:]
-	}
-	s := whole + "." + strconv.FormatFloat(math.Mod(cents, 100)+100, 'f', 0, 64)[1:]
 	if v < 0 && cents > 0 {
-		return "-" + s
+		b = append(b, '-')
 	}
-	return s
+	var digits [32]byte
+	whole := strconv.AppendFloat(digits[:0], math.Floor(cents/100), 'f', 0, 64)
+	for i, d := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, d)
+	}
+	cent := strconv.AppendFloat(digits[:0], math.Mod(cents, 100)+100, 'f', 0, 64)
+	return append(append(b, '.'), cent[1:]...)
 }
 
 // accountList is the user's accounts as the pages offer them: in the
