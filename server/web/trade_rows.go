@@ -4,6 +4,7 @@ import (
 	"html"
 	"html/template"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"tradejournal/db"
@@ -25,6 +26,8 @@ func tradeRows(trades []db.TradeRow, accounts accountList, selectable bool) temp
 	b.Grow(len(trades) * 1100)
 	w := b.WriteString
 	text := func(s string) { w(html.EscapeString(s)) }
+	var digits [64]byte // numbers are appended here, then written
+	number := func(v float64) { b.Write(strconv.AppendFloat(digits[:0], v, 'f', -1, 64)) } // formatNumber's form
 	for _, t := range trades {
 		id, path := html.EscapeString(t.ID), html.EscapeString(url.PathEscape(t.ID))
 		w(`<tr data-trade="`)
@@ -55,17 +58,21 @@ func tradeRows(trades []db.TradeRow, accounts accountList, selectable bool) temp
 		w(`" data-pnl><a href="/trades/`)
 		w(path)
 		w(`">`)
-		w(formatMoney(t.NetPnL))
+		b.Write(appendMoney(digits[:0], t.NetPnL))
 		w(`</a></td><td data-account>`)
 		text(accounts.Number(t.AccountID))
 		w(`</td><td>`)
 		text(t.Side)
 		w(`</td>` + "\n    " + `<td class="num">`)
-		w(formatNumber(t.Quantity))
+		number(t.Quantity)
 		w(`</td><td class="num">`)
-		w(formatNumber(t.EntryPrice))
+		number(t.EntryPrice)
 		w(`</td><td class="num">`)
-		w(ptrOr(t.ExitPrice, formatNumber))
+		if t.ExitPrice != nil {
+			number(*t.ExitPrice)
+		} else {
+			w(`—`) // as ptrOr
+		}
 		w(`</td><td>`)
 		text(t.Status)
 		w(`</td>` + "\n    <td>")
