@@ -26,8 +26,10 @@ func tradeRows(trades []db.TradeRow, accounts accountList, selectable bool) temp
 	b.Grow(len(trades) * 1100)
 	w := b.WriteString
 	text := func(s string) { w(html.EscapeString(s)) }
-	var digits [64]byte // numbers are appended here, then written
-	number := func(v float64) { b.Write(strconv.AppendFloat(digits[:0], v, 'f', -1, 64)) } // formatNumber's form
+	// Numbers are appended to digits, then written: formatNumber's form
+	// without its string.
+	var digits [64]byte
+	number := func(v float64) { b.Write(strconv.AppendFloat(digits[:0], v, 'f', -1, 64)) }
 	for _, t := range trades {
 		id, path := html.EscapeString(t.ID), html.EscapeString(url.PathEscape(t.ID))
 		w(`<tr data-trade="`)
