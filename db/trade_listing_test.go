@@ -43,7 +43,7 @@ func checkListings(t testing.TB, d *DB) {
 				t.Fatalf("user %s at %d: listing total %d of %d, trades %d of %d", user, page.Offset,
 					len(listed), listedTotal, len(trades), total)
 			}
-			checkTradeRows(t, d, user, page, trades, total)
+			checkTradeRows(t, d, user, TradeFilter{}, page, trades, total)
 			for i := range trades {
 				want, err := EncodeJSON(trades[i])
 				if err != nil {
@@ -61,11 +61,12 @@ func checkListings(t testing.TB, d *DB) {
 	}
 }
 
-// checkTradeRows fails t unless TradeRows of the page are the trades
-// Trades read for it (trades, total), column for column, with their tags.
-func checkTradeRows(t testing.TB, d *DB, userID string, page Page, trades []Trade, total int) {
+// checkTradeRows fails t unless TradeRows of the filter's page are the
+// trades Trades read for it (trades, total), column for column, with their
+// tags.
+func checkTradeRows(t testing.TB, d *DB, userID string, f TradeFilter, page Page, trades []Trade, total int) {
 	t.Helper()
-	rows, rowsTotal, err := d.TradeRows(context.Background(), userID, TradeFilter{}, page)
+	rows, rowsTotal, err := d.TradeRows(context.Background(), userID, f, page)
 	if err != nil {
 		t.Fatalf("TradeRows: %v", err)
 	}
