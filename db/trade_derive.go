@@ -408,6 +408,10 @@ type zones struct {
 	byName map[string]*time.Location
 }
 
+// Location is the time zone of an IANA name, loaded once and kept: the
+// pages read their user's on every request.
+func (db *DB) Location(name string) (*time.Location, error) { return db.zones.load(name) }
+
 func (z *zones) load(name string) (*time.Location, error) {
 	z.mu.Lock()
 	defer z.mu.Unlock()

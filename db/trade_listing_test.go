@@ -3,13 +3,15 @@ package db
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 )
 
 // checkListings fails t unless every page of every user's trade list, as
 // TradeListing serves it from the stored listings, is byte for byte the
-// encoding of the same page read from the trades' rows and fills (Trades).
+// encoding of the same page read from the trades' rows and fills (Trades),
+// and the trade list page's rows of it (TradeRows) are the same trades'.
 // newTestDB runs it before closing, so every test's writes are held to it.
 func checkListings(t testing.TB, d *DB) {
 	t.Helper()
@@ -41,6 +43,7 @@ func checkListings(t testing.TB, d *DB) {
 				t.Fatalf("user %s at %d: listing total %d of %d, trades %d of %d", user, page.Offset,
 					len(listed), listedTotal, len(trades), total)
 			}
+			checkTradeRows(t, d, user, TradeFilter{}, page, trades, total)
 			for i := range trades {
 				want, err := EncodeJSON(trades[i])
 				if err != nil {
@@ -54,6 +57,32 @@ func checkListings(t testing.TB, d *DB) {
 			if len(trades) < page.Limit {
 				break
 			}
+		}
+	}
+}
+
+// checkTradeRows fails t unless TradeRows of the filter's page are the
+// trades Trades read for it (trades, total), column for column, with their
+// tags.
+func checkTradeRows(t testing.TB, d *DB, userID string, f TradeFilter, page Page, trades []Trade, total int) {
+	t.Helper()
+	rows, rowsTotal, err := d.TradeRows(context.Background(), userID, f, page)
+	if err != nil {
+		t.Fatalf("TradeRows: %v", err)
+	}
+	if rowsTotal != total || len(rows) != len(trades) {
+		t.Fatalf("user %s at %d: rows %d of %d, trades %d of %d", userID, page.Offset, len(rows), rowsTotal, len(trades), total)
+	}
+	for i, tr := range trades {
+		want := TradeRow{ID: tr.ID, AccountID: tr.AccountID, Symbol: tr.Symbol, Side: tr.Side, Quantity: tr.Quantity,
+			EntryPrice: tr.EntryPrice, ExitPrice: tr.ExitPrice, EntryDate: tr.EntryDate, EntryTime: tr.EntryTime,
+			NetPnL: tr.NetPnL, Status: tr.Status, Tags: tr.Tags}
+		got := rows[i]
+		if len(got.Tags) == 0 && len(want.Tags) == 0 { // nil or empty: no tags either way
+			got.Tags, want.Tags = nil, nil
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("trade %s's row %+v, read whole %+v", tr.ID, got, want)
 		}
 	}
 }

@@ -328,3 +328,21 @@ func TestReviewPagesNeverWrite(t *testing.T) {
 		t.Error("data_version did not move after a save; the check proves nothing")
 	}
 }
+
+// TestNavigationCountsTheUsersWeek: the navigation's count starts 7 days
+// back in the user's timezone (New York by default), not UTC's: at 03:00
+// UTC on 7 February it is still the 6th in New York, so a trade of 31
+// January counts, which from UTC's 7th it would not.
+func TestNavigationCountsTheUsersWeek(t *testing.T) {
+	e := newTradeEnv(t)
+	closed := fills(2.5, "buy 1@5000", "sell 1@5004")
+	for _, day := range []string{"2026-01-30", "2026-01-31", "2026-02-05"} {
+		e.create(t, strings.Replace(e.tradeBody("ESH6", "long", closed), "2026-02-05", day, 1))
+	}
+	e.pinClock(time.Date(2026, 2, 7, 3, 0, 0, 0, time.UTC))
+	b := &browser{ts: e.testServer}
+	b.signIn(t, e.key)
+	if got := find(b.page(t, "/trades"), func(n *html.Node) bool { return hasAttr(n, "data-unreviewed") }); len(got) != 1 || nodeText(got[0]) != "2" {
+		t.Errorf("the navigation's count: %v, want 2 (31 January and 5 February)", texts(got))
+	}
+}

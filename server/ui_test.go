@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,7 +64,8 @@ func (b *browser) signIn(t *testing.T, key string) {
 	}
 }
 
-// page gets a page and parses it, failing unless it is a 200.
+// page gets a page and parses it, failing unless it is a 200 of HTML
+// whose length the answer says.
 func (b *browser) page(t *testing.T, target string) *html.Node {
 	t.Helper()
 	w := b.send(t, "GET", target, nil, "")
@@ -72,6 +74,9 @@ func (b *browser) page(t *testing.T, target string) *html.Node {
 	}
 	if got := w.Header().Get("Content-Type"); got != "text/html; charset=utf-8" {
 		t.Errorf("GET %s: Content-Type %q", target, got)
+	}
+	if got, want := w.Header().Get("Content-Length"), strconv.Itoa(w.Body.Len()); got != want {
+		t.Errorf("GET %s: Content-Length %q, want %s (sent whole, not in chunks)", target, got, want)
 	}
 	doc, err := html.Parse(w.Body)
 	if err != nil {

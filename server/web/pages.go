@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"math"
 	"net/http"
 	"net/url"
@@ -220,7 +221,7 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	trades, total, err := s.db.Trades(r.Context(), sess.UserID, filter, page)
+	trades, total, err := s.db.TradeRows(r.Context(), sess.UserID, filter, page)
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return
@@ -260,11 +261,13 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 		Filter           db.TradeFilter
 		Statuses         []string
 		Accounts         accountList
-		Trades           []db.Trade
+		Trades           []db.TradeRow
+		Rows             template.HTML
 		Total, From, To  int
 		PrevURL, NextURL string
 		ReviewURL        string
-	}{pageData{Session: sess, Nav: "trades"}, filter, db.TradeStatuses, accounts, trades, total,
+	}{pageData{Session: sess, Nav: "trades"}, filter, db.TradeStatuses, accounts, trades,
+		tradeRows(trades, accounts, sess.Can("trades:write")), total,
 		min(total, page.Offset+1), page.Offset + len(trades), prev, next, "/review?" + review.Encode()})
 }
 

@@ -56,7 +56,7 @@ func (s *Pages) readReviewWalk(r *http.Request, sess *db.Session) (reviewWalk, e
 		}
 	}
 	if !carried.Has("start_date") && !carried.Has("end_date") {
-		carried.Set("start_date", reviewSince(s.db.Now(), sess.Timezone))
+		carried.Set("start_date", s.reviewSince(sess.Timezone))
 	}
 	filter, err := input.TradeFilter(carried)
 	if err != nil {

@@ -158,15 +158,7 @@ var templates = func() map[string]*template.Template {
 			json.Unmarshal(snapshot, &rule)
 			return rule.StrategyTitle + ": " + rule.Description
 		},
-		"pnlClass": func(v float64) string {
-			switch {
-			case v > 0:
-				return "win"
-			case v < 0:
-				return "loss"
-			}
-			return ""
-		},
+		"pnlClass": pnlClass,
 	}
 	// Every template but the layout and the parts pages share is a page;
 	// the route table is the one list of them.
@@ -184,6 +176,17 @@ var templates = func() map[string]*template.Template {
 	}
 	return out
 }()
+
+// pnlClass is the class of an amount that colours it: a win's or a loss's.
+func pnlClass(v float64) string {
+	switch {
+	case v > 0:
+		return "win"
+	case v < 0:
+		return "loss"
+	}
+	return ""
+}
 
 // formatWhen shows a stored timestamp (2026-11-27T08:39:33.830Z) as the
 // trader reads it: date and minute in their timezone; a value that is
@@ -214,17 +217,25 @@ func ptrOr[T any](v *T, f func(T) string) string {
 // formatMoney shows an amount as a trader reads it: sign, thousands and
 // cents (the API's exact value rounded half away from zero to the cent),
 // without a currency, which is the account's.
-func formatMoney(v float64) string {
+func formatMoney(v float64) string { return string(appendMoney(nil, v)) }
+
+// appendMoney appends v as formatMoney shows it, for a page that writes
+// many amounts into one buffer.
+func appendMoney(b []byte, v float64) []byte {
 	cents := math.Round(math.Abs(v) * 100)
-	whole := strconv.FormatFloat(math.Floor(cents/100), 'f', 0, 64)
-	for i := len(whole) - 3; i > 0; i -= 3 {
-		whole = whole[:i] + "," + whole[i:]
-	}
-	s := whole + "." + strconv.FormatFloat(math.Mod(cents, 100)+100, 'f', 0, 64)[1:]
 	if v < 0 && cents > 0 {
-		return "-" + s
+		b = append(b, '-')
 	}
-	return s
+	var digits [32]byte
+	whole := strconv.AppendFloat(digits[:0], math.Floor(cents/100), 'f', 0, 64)
+	for i, d := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, d)
+	}
+	cent := strconv.AppendFloat(digits[:0], math.Mod(cents, 100)+100, 'f', 0, 64)
+	return append(append(b, '.'), cent[1:]...)
 }
 
 // accountList is the user's accounts as the pages offer them: in the
@@ -288,7 +299,7 @@ func (s *Pages) render(w http.ResponseWriter, r *http.Request, status int, page 
 	}
 	if l.Session != nil && l.Session.Can("trades:read") {
 		// A page shows without the count rather than fail for it.
-		n, err := s.db.UnreviewedTrades(r.Context(), l.Session.UserID, reviewSince(s.db.Now(), l.Session.Timezone))
+		n, err := s.db.UnreviewedTrades(r.Context(), l.Session.UserID, s.reviewSince(l.Session.Timezone))
 		if err != nil {
 			s.log.ErrorContext(r.Context(), "count unreviewed trades", "request_id", problem.RequestID(r.Context()), "err", err)
 		} else {
@@ -303,9 +314,14 @@ func (s *Pages) render(w http.ResponseWriter, r *http.Request, status int, page 
 const reviewDays = 7
 
 // reviewSince is the first day of the default review selection: the
-// last reviewDays days in the user's timezone.
-func reviewSince(now time.Time, timezone string) string {
-	return now.In(zone(timezone)).AddDate(0, 0, 1-reviewDays).Format(time.DateOnly)
+// last reviewDays days in the user's timezone (every page's navigation
+// counts them, so the zone comes from the journal's cache).
+func (s *Pages) reviewSince(timezone string) string {
+	loc, err := s.db.Location(timezone)
+	if err != nil {
+		loc = time.UTC // as zone
+	}
+	return s.db.Now().In(loc).AddDate(0, 0, 1-reviewDays).Format(time.DateOnly)
 }
 
 // renderPart answers with one named template of a page: the whole page
@@ -318,6 +334,8 @@ func (s *Pages) renderPart(w http.ResponseWriter, r *http.Request, status int, p
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
+	// Said, so that net/http sends the page as one body, not in chunks.
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	// Scripts, styles and images come from this server only, forms post
 	// only here, and no other site may frame a page.
 	h.Set("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
