@@ -45,7 +45,9 @@ type DB struct {
 	writer      *writer
 	// checkpointer keeps the write-ahead log small (see checkpoint.go).
 	checkpointer *checkpointer
-	zones        zones
+	// settler rebuilds the statistics' stale days (see trade_days.go).
+	settler *settler
+	zones   zones
 
 	// Now is the clock; tests pin it.
 	Now func() time.Time
@@ -119,7 +121,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		Now:          time.Now,
 		NewID:        newUUIDv7,
 	}
-	d.writer.committed = d.checkpointer.committed
+	d.settler = newSettler(d)
+	d.writer.committed = func() {
+		d.checkpointer.committed()
+		d.settler.committed()
+	}
 	// A journal from before schema 7 gets its trades' listings now, once.
 	if _, err := d.FillListings(ctx); err != nil {
 		d.Close()
@@ -262,8 +268,9 @@ func (db *DB) Migrations(ctx context.Context) ([]MigrationStatus, error) {
 	return out, nil
 }
 
-// Close closes the pools and stops the checkpointer.
+// Close stops the settler and the checkpointer and closes the pools.
 func (db *DB) Close() error {
+	db.settler.close()
 	db.readStmts.close()
 	db.lookupStmts.close()
 	db.writeStmts.close()
