@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -35,12 +37,13 @@ const (
 const dayTradeColumns = `t.day, t.account_id, t.id, coalesce(t.exit_time, ''), t.status, t.gross_pnl,
 	t.total_commission, t.net_pnl, t.r_ratio, t.hold_seconds`
 
-// scanDayTrade reads a row of dayTradeColumns.
-func scanDayTrade(rows *sql.Rows) (day, account string, t stats.DayTrade, err error) {
+// scanDayTrade reads a row of dayTradeColumns, after the columns before
+// them into before.
+func scanDayTrade(rows *sql.Rows, before ...any) (day, account string, t stats.DayTrade, err error) {
 	var gross, commission, net float64
 	var r sql.NullFloat64
 	var hold sql.NullInt64
-	if err := rows.Scan(&day, &account, &t.ID, &t.Exit, &t.Status, &gross, &commission, &net, &r, &hold); err != nil {
+	if err := rows.Scan(append(before, &day, &account, &t.ID, &t.Exit, &t.Status, &gross, &commission, &net, &r, &hold)...); err != nil {
 		return "", "", t, err
 	}
 	t.Gross, t.Commission, t.Net, t.NetPnL = units(gross), units(commission), units(net), net
@@ -346,4 +349,92 @@ func staleDays(ctx context.Context, tx txn, userID string, f TradeFilter) ([]sta
 		out[len(out)-1].Add(t)
 	}
 	return out, rows.Err()
+}
+
+// tradeDayProblems names each settled day of the statistics whose row (of
+// an account, or of all the user's accounts) is not what its closed trades
+// give, each such day without its row, and each row of a day without
+// closed trades. Stale days are left out: their rows wait for the settler,
+// and no read uses them. One snapshot, every closed trade read once.
+func (db *DB) tradeDayProblems(ctx context.Context) ([]string, error) {
+	return inTx(ctx, db.beginRead, func(tx txn) ([]string, error) {
+		type key struct{ user, account, day string }
+		want := map[key]*stats.DayRow{}
+		rows, err := tx.QueryContext(ctx, `SELECT t.user_id, `+dayTradeColumns+` FROM trades t
+			WHERE `+closed+` AND (t.user_id, t.day) NOT IN (SELECT user_id, day FROM trade_days_stale)
+			ORDER BY t.user_id, `+statsOrder)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var user string
+			day, account, t, err := scanDayTrade(rows, &user)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			for _, k := range []key{{user, "", day}, {user, account, day}} {
+				if want[k] == nil {
+					want[k] = &stats.DayRow{Day: day}
+				}
+				want[k].Add(t)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		rows, err = tx.QueryContext(ctx, `SELECT user_id, account_id, day, trades, wins, losses, breakeven, gross,
+			commissions, net, win_sum, loss_sum, largest_win, largest_loss, r_sum, r_count, hold_sum, hold_count,
+			win_first, win_last, win_max, loss_first, loss_last, loss_max, high, low, fall, last_exit, last_id
+			FROM trade_days WHERE (user_id, day) NOT IN (SELECT user_id, day FROM trade_days_stale)
+			ORDER BY user_id, day, account_id`)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var problems []string
+		name := func(k key) string {
+			if k.account == "" {
+				return fmt.Sprintf("user %s's day %s (all accounts)", k.user, k.day)
+			}
+			return fmt.Sprintf("user %s's day %s in account %s", k.user, k.day, k.account)
+		}
+		for rows.Next() {
+			var k key
+			var g stats.DayRow
+			if err := rows.Scan(&k.user, &k.account, &k.day, &g.Trades, &g.Wins, &g.Losses, &g.Breakeven, &g.Gross,
+				&g.Commissions, &g.Net, &g.WinSum, &g.LossSum, &g.LargestWin, &g.LargestLoss, &g.RSum, &g.RCount,
+				&g.HoldSum, &g.HoldCount, &g.WinFirst, &g.WinLast, &g.WinMax, &g.LossFirst, &g.LossLast, &g.LossMax,
+				&g.High, &g.Low, &g.Fall, &g.LastExit, &g.LastID); err != nil {
+				return nil, err
+			}
+			g.Day = k.day
+			w := want[k]
+			delete(want, k)
+			switch {
+			case w == nil:
+				problems = append(problems, "trade_days: "+name(k)+" has a row but no closed trades")
+			case !sameDay(&g, w):
+				problems = append(problems, "trade_days: "+name(k)+"'s row differs from its trades")
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		var missing []string
+		for k := range want {
+			missing = append(missing, "trade_days: "+name(k)+" has closed trades but no row")
+		}
+		slices.Sort(missing)
+		return append(problems, missing...), nil
+	})
+}
+
+// sameDay says whether two rows of a day hold the same figures.
+func sameDay(a, b *stats.DayRow) bool {
+	sameAmount := func(x, y *float64) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
+	x, y := *a, *b
+	x.LargestWin, x.LargestLoss, y.LargestWin, y.LargestLoss = nil, nil, nil, nil
+	return x == y && sameAmount(a.LargestWin, b.LargestWin) && sameAmount(a.LargestLoss, b.LargestLoss)
 }

@@ -650,3 +650,65 @@ func TestStatDaysPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegrityCheckTradeDays: the check names a settled day whose row
+// differs from its trades, a row of a day without closed trades, and a
+// settled day without its row; a stale day is left to the settler.
+// Mutation tried: sameDay ignoring the largest loss: the changed largest
+// loss goes unnamed.
+func TestIntegrityCheckTradeDays(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	userID, accountID := newTradeFixture(t, d)
+	for i, day := range []string{"2026-03-02", "2026-03-02", "2026-03-03"} {
+		if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("AAPL"),
+			Side: Some("long"), EntryDate: Some(day), Quantity: Some(1.0), EntryPrice: Some(100.0),
+			ExitPrice: Some(99 + float64(i)), Executions: Some([]ExecutionInput{})}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.SettleDays(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if problems, err := d.IntegrityCheck(ctx); err != nil || len(problems) > 0 {
+		t.Fatalf("sound journal: %q, %v", problems, err)
+	}
+	for _, q := range []string{
+		`UPDATE trade_days SET net = net + 1 WHERE account_id = '' AND day = '2026-03-02'`,
+		`UPDATE trade_days SET largest_loss = -2 WHERE account_id <> '' AND day = '2026-03-02'`,
+		`INSERT INTO trade_days SELECT user_id, account_id, '2026-03-09', trades, wins, losses, breakeven, gross,
+			commissions, net, win_sum, loss_sum, largest_win, largest_loss, r_sum, r_count, hold_sum, hold_count,
+			win_first, win_last, win_max, loss_first, loss_last, loss_max, high, low, fall, last_exit, last_id
+			FROM trade_days WHERE account_id = '' AND day = '2026-03-03'`,
+		`DELETE FROM trade_days WHERE account_id <> '' AND day = '2026-03-03'`,
+	} {
+		if _, err := d.write.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		"trade_days: user " + userID + "'s day 2026-03-02 (all accounts)'s row differs from its trades",
+		"trade_days: user " + userID + "'s day 2026-03-02 in account " + accountID + "'s row differs from its trades",
+		"trade_days: user " + userID + "'s day 2026-03-09 (all accounts) has a row but no closed trades",
+		"trade_days: user " + userID + "'s day 2026-03-03 in account " + accountID + " has closed trades but no row",
+	}
+	if problems, err := d.IntegrityCheck(ctx); err != nil || !reflect.DeepEqual(problems, want) {
+		t.Errorf("check:\n got %q, %v\nwant %q", problems, err, want)
+	}
+	// Marked stale, 03-02 is the settler's to rebuild, not a problem; settled, every day is sound again.
+	if _, err := d.write.Exec(`INSERT INTO trade_days_stale VALUES (?, '2026-03-02')`, userID); err != nil {
+		t.Fatal(err)
+	}
+	if problems, err := d.IntegrityCheck(ctx); err != nil || !reflect.DeepEqual(problems, want[2:]) {
+		t.Errorf("check with 03-02 stale:\n got %q, %v\nwant %q", problems, err, want[2:])
+	}
+	if _, err := d.write.Exec(`INSERT INTO trade_days_stale VALUES (?, '2026-03-03'), (?, '2026-03-09')`, userID, userID); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SettleDays(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if problems, err := d.IntegrityCheck(ctx); err != nil || len(problems) > 0 {
+		t.Errorf("after settling: %q, %v", problems, err)
+	}
+}
