@@ -13,6 +13,9 @@ import (
 // index trades_closed, which holds every column summary, daily and equity
 // read, in their order (day, exit time, id). SQL does the sums and counts;
 // only what needs the order (streaks, drawdown, the curve) reads each trade.
+// Filtered by account and dates alone, summary, daily and equity read one
+// row per trading day instead (statDays, trade_days.go), folding only the
+// days changed since the settler last ran from their trades.
 
 // closed selects the closed trades; the partial index is used only when a
 // query carries this very condition.
