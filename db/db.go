@@ -121,7 +121,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		Now:          time.Now,
 		NewID:        newUUIDv7,
 	}
-	d.settler = newSettler(d)
+	d.settler = newSettler(d, settleIdle, settleDue)
 	d.writer.committed = func() {
 		d.checkpointer.committed()
 		d.settler.committed()

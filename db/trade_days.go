@@ -24,9 +24,14 @@ import (
 
 const (
 	// settleIdle is how long the writer must have committed nothing before
-	// the settler rebuilds stale days: a stream of writes is never slowed
-	// by it.
+	// the settler rebuilds stale days: a stream of writes is not slowed by
+	// it.
 	settleIdle = time.Second
+	// settleDue is how long a stream of writes that never pauses for
+	// settleIdle (a bot writing twice a second) goes before the settler
+	// rebuilds one batch between its writes anyway, so that the days such
+	// a stream leaves stale stay few.
+	settleDue = 10 * time.Second
 	// settleBatch is how many days one settle transaction rebuilds, so a
 	// write arriving meanwhile waits for a few days' trades at most.
 	settleBatch = 8
@@ -167,18 +172,20 @@ func (db *DB) SettleDays(ctx context.Context) error {
 }
 
 // settler rebuilds the stale days of one journal once its writer has been
-// idle for settleIdle, a batch of days a transaction, and gives way as
-// soon as writes come again.
+// idle for idle, a batch of days a transaction, giving way as soon as
+// writes come again; and one batch when writes have gone on for due
+// without such a pause.
 type settler struct {
-	db       *DB
-	kick     chan struct{}
-	stop     chan struct{}
-	done     chan struct{}
-	stopOnce sync.Once
+	db        *DB
+	idle, due time.Duration
+	kick      chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+	stopOnce  sync.Once
 }
 
-func newSettler(db *DB) *settler {
-	s := &settler{db: db, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+func newSettler(db *DB, idle, due time.Duration) *settler {
+	s := &settler{db: db, idle: idle, due: due, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go s.run()
 	return s
 }
@@ -196,14 +203,28 @@ func (s *settler) run() {
 	defer close(s.done)
 	// Armed from the start: a journal opened with stale days (one just
 	// migrated) has them settled once it is idle.
-	idle := time.NewTimer(settleIdle)
+	idle := time.NewTimer(s.idle)
 	defer idle.Stop()
+	// due runs from the first commit since the last settle.
+	due := time.NewTimer(s.due)
+	due.Stop()
+	defer due.Stop()
+	dueSet := false
 	for {
 		select {
 		case <-s.kick:
-			idle.Reset(settleIdle)
+			idle.Reset(s.idle)
+			if !dueSet {
+				due.Reset(s.due)
+				dueSet = true
+			}
 		case <-idle.C:
-			s.settle()
+			s.settle(false)
+			due.Stop()
+			dueSet = false
+		case <-due.C:
+			s.settle(true)
+			dueSet = false
 		case <-s.stop:
 			return
 		}
@@ -212,9 +233,10 @@ func (s *settler) run() {
 
 // settle rebuilds stale days a batch at a time until none is left, or
 // until writes come: another group committed beside its own, or a write
-// waits for its turn. A failure (a full disk, a busy journal) is left for
-// the next idle moment; a read meanwhile folds the days from their trades.
-func (s *settler) settle() {
+// waits for its turn; once, one batch whatever the writes. A failure (a
+// full disk, a busy journal) is left for the next idle moment; a read
+// meanwhile folds the days from their trades.
+func (s *settler) settle(once bool) {
 	ctx := context.Background()
 	w := s.db.writer
 	for {
@@ -231,7 +253,7 @@ func (s *settler) settle() {
 		}
 		before := w.commits.Load()
 		n, err := inTx(ctx, s.db.begin, func(tx txn) (int, error) { return settleDays(ctx, tx, settleBatch) })
-		if err != nil || n == 0 || w.waiting.Load() > 0 || w.commits.Load() > before+1 {
+		if err != nil || n == 0 || once || w.waiting.Load() > 0 || w.commits.Load() > before+1 {
 			return
 		}
 	}

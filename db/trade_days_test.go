@@ -712,3 +712,40 @@ func TestIntegrityCheckTradeDays(t *testing.T) {
 		t.Errorf("after settling: %q, %v", problems, err)
 	}
 }
+
+// TestSettlerSettlesUnderWrites: a stream of writes that never pauses for
+// the settler's idle time (here an hour) still has its stale days settled,
+// a batch once its due time (here 300 ms) has passed since the first
+// commit. The stream creates open trades, which mark no day. The test
+// waits up to 30 s. Mutation tried: due never armed by a commit: it fails.
+func TestSettlerSettlesUnderWrites(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	userID, accountID := newTradeFixture(t, d)
+	d.settler.close()
+	d.settler = newSettler(d, time.Hour, 300*time.Millisecond)
+	for i := range 3 {
+		if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("AAPL"), Side: Some("long"),
+			EntryDate: Some(fmt.Sprintf("2026-03-0%d", 2+i)), Quantity: Some(1.0), EntryPrice: Some(100.0),
+			ExitPrice: Some(101.0), Executions: Some([]ExecutionInput{})}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stale int
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("AAPL"), Side: Some("long"),
+			EntryDate: Some("2026-03-09"), Quantity: Some(1.0), EntryPrice: Some(100.0), Executions: Some([]ExecutionInput{})}); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.read.QueryRow(`SELECT count(*) FROM trade_days_stale`).Scan(&stale); err != nil {
+			t.Fatal(err)
+		}
+		if stale == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if stale != 0 {
+		t.Fatalf("after 30 s of writes: %d days stale, want none", stale)
+	}
+}
