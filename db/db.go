@@ -50,6 +50,8 @@ type DB struct {
 	// unchanged (see statusMemo), which probe tells.
 	statuses *statusMemo
 	probe    *probe
+	// settler rebuilds the statistics' stale days (see trade_days.go).
+	settler *settler
 
 	// Now is the clock; tests pin it.
 	Now func() time.Time
@@ -134,7 +136,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		Now:          time.Now,
 		NewID:        newUUIDv7,
 	}
-	d.writer.committed = d.checkpointer.committed
+	d.settler = newSettler(d, settleIdle, settleDue)
+	d.writer.committed = func() {
+		d.checkpointer.committed()
+		d.settler.committed()
+	}
 	// A journal from before schema 7 gets its trades' listings now, once.
 	if _, err := d.FillListings(ctx); err != nil {
 		d.Close()
@@ -277,8 +283,9 @@ func (db *DB) Migrations(ctx context.Context) ([]MigrationStatus, error) {
 	return out, nil
 }
 
-// Close closes the pools and stops the checkpointer.
+// Close stops the settler and the checkpointer and closes the pools.
 func (db *DB) Close() error {
+	db.settler.close()
 	db.readStmts.close()
 	db.lookupStmts.close()
 	db.writeStmts.close()

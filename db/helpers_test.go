@@ -18,6 +18,7 @@ func newTestDB(t testing.TB) *DB {
 		// A benchmark's journal is too large to read twice over.
 		if _, bench := t.(*testing.B); !bench && !t.Failed() {
 			checkListings(t, d)
+			checkTradeDays(t, d)
 		}
 		if err := d.Close(); err != nil {
 			t.Errorf("Close: %v", err)

@@ -35,9 +35,10 @@ func (db *DB) BlobUses(ctx context.Context, hash string) (int, error) {
 }
 
 // IntegrityCheck runs SQLite's integrity_check and foreign_key_check,
-// compares the trade counts the triggers keep with a count of the trades
-// and each trade's listing with its rows, and returns what they found,
-// nothing when the database is sound.
+// compares the trade counts the triggers keep with a count of the trades,
+// each settled day of the statistics with its trades, and each trade's
+// listing with its rows, and returns what they found, nothing when the
+// database is sound.
 func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
 	var problems []string
 	rows, err := db.read.QueryContext(ctx, `PRAGMA integrity_check`)
@@ -82,8 +83,12 @@ func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	tradeDays, err := db.tradeDayProblems(ctx)
+	if err != nil {
+		return nil, err
+	}
 	listings, err := db.listingProblems(ctx)
-	return slices.Concat(problems, counts, days, listings), err
+	return slices.Concat(problems, counts, days, tradeDays, listings), err
 }
 
 // listingProblems names each trade whose stored listing is not the trade as

@@ -13,6 +13,9 @@ import (
 // index trades_closed, which holds every column summary, daily and equity
 // read, in their order (day, exit time, id). SQL does the sums and counts;
 // only what needs the order (streaks, drawdown, the curve) reads each trade.
+// Filtered by account and dates alone, summary, daily and equity read one
+// row per trading day instead (statDays, trade_days.go), folding only the
+// days changed since the settler last ran from their trades.
 
 // closed selects the closed trades; the partial index is used only when a
 // query carries this very condition.
@@ -72,6 +75,18 @@ func (db *DB) StatsSummary(ctx context.Context, userID string, f TradeFilter) (S
 }
 
 func statsSummary(ctx context.Context, tx txn, userID string, f TradeFilter) (StatsSummary, error) {
+	days, stale, ok, err := statDays(ctx, tx, userID, f, orderColumns)
+	if err != nil {
+		return StatsSummary{}, err
+	}
+	if ok {
+		return summaryOfDays(ctx, tx, userID, f, days, stale)
+	}
+	return summaryOfTrades(ctx, tx, userID, f)
+}
+
+// summaryOfTrades is the summary read from the trades themselves.
+func summaryOfTrades(ctx context.Context, tx txn, userID string, f TradeFilter) (StatsSummary, error) {
 	where, args := f.statsWhere(userID)
 	// SQL sums the money; the walk in order below, which reads each
 	// trade's net P&L and status anyway, counts the outcomes.
@@ -91,13 +106,7 @@ func statsSummary(ctx context.Context, tx txn, userID string, f TradeFilter) (St
 		s.AvgHoldSeconds = &whole
 	}
 
-	// Open trades count under every filter but the dates.
-	undated := f
-	undated.StartDate, undated.EndDate = "", ""
-	openWhere, openArgs := undated.statsWhere(userID)
-	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+openWhere+` AND t.status = 'open'`, openArgs...).
-		Scan(&s.OpenTrades)
-	if err != nil {
+	if s.OpenTrades, err = openTrades(ctx, tx, userID, f); err != nil {
 		return StatsSummary{}, err
 	}
 
@@ -121,6 +130,80 @@ func statsSummary(ctx context.Context, tx txn, userID string, f TradeFilter) (St
 	if days.Best != nil {
 		s.BestDay = &DayPnL{days.Best.Date, days.Best.NetPnL}
 		s.WorstDay = &DayPnL{days.Worst.Date, days.Worst.NetPnL}
+	}
+	return s, nil
+}
+
+// openTrades counts the open trades under every filter but the dates.
+func openTrades(ctx context.Context, tx txn, userID string, f TradeFilter) (int, error) {
+	undated := f
+	undated.StartDate, undated.EndDate = "", ""
+	where, args := undated.statsWhere(userID)
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades t WHERE `+where+` AND t.status = 'open'`, args...).Scan(&n)
+	return n, err
+}
+
+// summaryOfDays is the summary of the days of the closed trades matching
+// f (statDays), as summaryOfTrades computes it from the trades: SQL sums
+// the settled days' counts and sums (exact, in units), to which the stale
+// days folded from their trades add theirs, and stats.Fold walks all the
+// days in order.
+func summaryOfDays(ctx context.Context, tx txn, userID string, f TradeFilter, days, stale []stats.DayRow) (StatsSummary, error) {
+	var s StatsSummary
+	var gross, commissions, net, winSum, lossSum, holdSum, holdCount int64
+	var rSum float64
+	var rCount int
+	where, args := settledCondition(userID, f)
+	err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(trades), 0), coalesce(sum(wins), 0), coalesce(sum(losses), 0),
+		coalesce(sum(breakeven), 0), coalesce(sum(gross), 0), coalesce(sum(commissions), 0), coalesce(sum(net), 0),
+		coalesce(sum(win_sum), 0), coalesce(sum(loss_sum), 0), max(largest_win), min(largest_loss), total(r_sum),
+		coalesce(sum(r_count), 0), coalesce(sum(hold_sum), 0), coalesce(sum(hold_count), 0)
+		FROM trade_days WHERE `+where, args...).Scan(&s.Trades, &s.Wins, &s.Losses, &s.Breakeven, &gross, &commissions,
+		&net, &winSum, &lossSum, &s.LargestWin, &s.LargestLoss, &rSum, &rCount, &holdSum, &holdCount)
+	if err != nil {
+		return StatsSummary{}, err
+	}
+	for _, d := range stale {
+		s.Trades, s.Wins, s.Losses, s.Breakeven = s.Trades+d.Trades, s.Wins+d.Wins, s.Losses+d.Losses, s.Breakeven+d.Breakeven
+		gross, commissions, net = gross+d.Gross, commissions+d.Commissions, net+d.Net
+		winSum, lossSum = winSum+d.WinSum, lossSum+d.LossSum
+		if d.LargestWin != nil && (s.LargestWin == nil || *d.LargestWin > *s.LargestWin) {
+			s.LargestWin = d.LargestWin
+		}
+		if d.LargestLoss != nil && (s.LargestLoss == nil || *d.LargestLoss < *s.LargestLoss) {
+			s.LargestLoss = d.LargestLoss
+		}
+		rSum, rCount = rSum+d.RSum, rCount+d.RCount
+		holdSum, holdCount = holdSum+d.HoldSum, holdCount+d.HoldCount
+	}
+	if s.OpenTrades, err = openTrades(ctx, tx, userID, f); err != nil {
+		return StatsSummary{}, err
+	}
+	s.GrossPnL, s.Commissions, s.NetPnL = stats.Amount(gross), stats.Amount(commissions), stats.Amount(net)
+	s.Expectancy = stats.Ratio(s.NetPnL, float64(s.Trades))
+	if rCount > 0 {
+		s.AvgR = round8(ptrTo(rSum / float64(rCount)))
+	}
+	if holdCount > 0 {
+		s.AvgHoldSeconds = ptrTo(int64(float64(holdSum) / float64(holdCount)))
+	}
+	wins, losses := stats.Amount(winSum), stats.Amount(lossSum)
+	s.WinRate = stats.WinRate(s.Wins, s.Losses)
+	s.AvgWin = stats.Ratio(wins, float64(s.Wins))
+	s.AvgLoss = stats.Ratio(losses, float64(s.Losses))
+	s.ProfitFactor = stats.ProfitFactor(wins, losses, s.Losses)
+
+	d := stats.Fold(days)
+	s.MaxConsecutiveWins, s.MaxConsecutiveLosses = d.MaxWins, d.MaxLosses
+	if d.Drawdown.Amount > 0 {
+		s.MaxDrawdown, s.MaxDrawdownStart, s.MaxDrawdownEnd = d.Drawdown.Amount, &d.Drawdown.Start, &d.Drawdown.End
+	}
+	c := stats.CountDays(d.Days)
+	s.TradingDays, s.WinningDays, s.LosingDays = c.Trading, c.Winning, c.Losing
+	if c.Best != nil {
+		s.BestDay = &DayPnL{c.Best.Date, c.Best.NetPnL}
+		s.WorstDay = &DayPnL{c.Worst.Date, c.Worst.NetPnL}
 	}
 	return s, nil
 }
@@ -198,6 +281,23 @@ func (db *DB) StatsDaily(ctx context.Context, userID string, f TradeFilter) ([]D
 }
 
 func statsDaily(ctx context.Context, tx txn, userID string, f TradeFilter) ([]DailyStats, error) {
+	days, _, ok, err := statDays(ctx, tx, userID, f, dailyColumns)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		out := make([]DailyStats, len(days))
+		for i, d := range days {
+			out[i] = DailyStats{Date: d.Day, Trades: d.Trades, Wins: d.Wins, Losses: d.Losses, Breakeven: d.Breakeven,
+				GrossPnL: stats.Amount(d.Gross), Commissions: stats.Amount(d.Commissions), NetPnL: stats.Amount(d.Net)}
+		}
+		return out, nil
+	}
+	return dailyOfTrades(ctx, tx, userID, f)
+}
+
+// dailyOfTrades is the daily statistics read from the trades themselves.
+func dailyOfTrades(ctx context.Context, tx txn, userID string, f TradeFilter) ([]DailyStats, error) {
 	where, args := f.statsWhere(userID)
 	rows, err := tx.QueryContext(ctx, `SELECT t.day, count(*), coalesce(sum(t.status = 'win'), 0),
 		coalesce(sum(t.status = 'loss'), 0), coalesce(sum(t.status = 'breakeven'), 0),
@@ -238,7 +338,18 @@ func (db *DB) StatsEquity(ctx context.Context, userID string, f TradeFilter, byT
 		if byTrade {
 			return closedTrades(ctx, tx, where, args, true, 0)
 		}
-		return closedDays(ctx, tx, where, args)
+		days, _, ok, err := statDays(ctx, tx, userID, f, netColumns)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return closedDays(ctx, tx, where, args)
+		}
+		out := make([]stats.Point, len(days))
+		for i, d := range days {
+			out[i] = stats.Point{Day: d.Day, NetPnL: stats.Amount(d.Net)}
+		}
+		return out, nil
 	})
 	if err != nil {
 		return nil, err

@@ -2,6 +2,8 @@ package db
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -10,11 +12,15 @@ import (
 )
 
 // seedTrades writes n trades of 4 fills each for the user on one account,
-// and lists them as Open lists the trades of an older journal.
+// lists them as Open lists the trades of an older journal, and settles
+// their days as the settler would once the journal is idle.
 func seedTrades(tb testing.TB, d *DB, userID, accountID string, n int) {
 	tb.Helper()
 	seed.Trades(tb, d.write, userID, accountID, n)
 	if _, err := d.FillListings(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	if err := d.SettleDays(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -218,5 +224,154 @@ func TestStatsPlans(t *testing.T) {
 				t.Errorf("%s: plan %q of %s reads the table or sorts", name, text, q)
 			}
 		}
+	}
+}
+
+// BenchmarkTradeDaysWrite: what keeping the statistics' days (schema 15's
+// triggers, which mark the days a write touches stale) costs a write at
+// 100,000 trades, settled: a create of a trade of 4 fills on one day (the
+// first marks it, the rest find it marked), a create on a different seeded
+// day each time (each marks a day of its own: a new row of
+// trade_days_stale), and a PUT replacing a seeded trade's 4 fills with
+// others of another P&L; each with the triggers and with them dropped (the
+// journal as schema 14 left it), taking turns a fiftieth of b.N at a time on
+// the same journal in one run, each turn from settled days. x-without is
+// the time with the days over the time without; with-pages/op and
+// without-pages/op count the pages each write adds to the log (200 writes,
+// checkpoints held off), which a stream of writes on a shared machine
+// times with less noise than the clock. The settler does not run: the
+// writer is never idle.
+func BenchmarkTradeDaysWrite(b *testing.B) {
+	d, userID, accountID := newScaleJournal(b)
+	ctx := context.Background()
+	rows, err := d.write.Query(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'trade_days%'`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	triggers := map[string]string{}
+	for rows.Next() {
+		var name, text string
+		if err := rows.Scan(&name, &text); err != nil {
+			b.Fatal(err)
+		}
+		triggers[name] = text
+	}
+	rows.Close()
+	if len(triggers) != 4 {
+		b.Fatalf("%d triggers of the days, want 4", len(triggers))
+	}
+	set := func(kept bool) {
+		for name, text := range triggers {
+			q := "DROP TRIGGER " + name
+			if kept {
+				q = text
+			}
+			if _, err := d.write.Exec(q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	some, _, err := d.Trades(ctx, userID, TradeFilter{}, Page{Limit: 1, Offset: 40_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fills := func(exit float64) Optional[[]ExecutionInput] {
+		return Some([]ExecutionInput{
+			{Side: Some("buy"), Price: Some(20000.0), Quantity: Some(1.0), Commission: Some(1.0), ExecutionTime: Some("09:30:00")},
+			{Side: Some("buy"), Price: Some(20001.0), Quantity: Some(1.0), Commission: Some(1.0), ExecutionTime: Some("09:31:00")},
+			{Side: Some("sell"), Price: Some(exit), Quantity: Some(1.0), Commission: Some(1.0), ExecutionTime: Some("09:40:00")},
+			{Side: Some("sell"), Price: Some(exit), Quantity: Some(1.0), Commission: Some(1.0), ExecutionTime: Some("09:45:00")},
+		})
+	}
+	puts, creates := 0, 0
+	for _, c := range []struct {
+		name string
+		run  func() error
+	}{
+		{"create", func() error {
+			_, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("NQZ5"),
+				Side: Some("long"), EntryDate: Some("2026-02-05"), Executions: fills(20010)})
+			return err
+		}},
+		{"create-spread", func() error {
+			creates++
+			day := fmt.Sprintf("20%02d-%02d-%02d", 16+creates/336%10, 1+creates/28%12, 1+creates%28)
+			_, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("NQZ5"),
+				Side: Some("long"), EntryDate: Some(day), Executions: fills(20010)})
+			return err
+		}},
+		{"put", func() error {
+			puts++
+			_, err := d.UpdateTrade(ctx, userID, some[0].ID, TradeInput{Executions: fills(20010 + float64(puts%2))})
+			return err
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			const turns = 50
+			k := max(1, b.N/turns)
+			run := func() time.Duration {
+				// Each turn starts settled, as a journal the settler caught
+				// idle: its first write on a day marks it.
+				if err := d.SettleDays(ctx); err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				for range k {
+					if err := c.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				return time.Since(start)
+			}
+			// Pages each write adds to the log, counted rather than timed:
+			// 200 writes, checkpoints held off (the log only grows).
+			pages := func() float64 {
+				if err := d.SettleDays(ctx); err != nil {
+					b.Fatal(err)
+				}
+				d.HandOverCheckpoints(func(context.Context, string) error { return nil })
+				defer d.checkpointer.through.Store(nil)
+				shm, err := os.Open(d.checkpointer.shm)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer shm.Close()
+				frames := func() int64 {
+					logged, _, ok := walState(shm)
+					if !ok {
+						b.Fatal("the log's state cannot be read")
+					}
+					return logged / (24 + 4096)
+				}
+				// A first write, which starts the log over if it may.
+				if err := c.run(); err != nil {
+					b.Fatal(err)
+				}
+				before := frames()
+				for range 200 {
+					if err := c.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				return float64(frames()-before) / 200
+			}
+			withPages := pages()
+			set(false)
+			withoutPages := pages()
+			set(true)
+			var with, without time.Duration
+			for range turns {
+				with += run()
+				set(false)
+				without += run()
+				set(true)
+			}
+			n := time.Duration(turns * k)
+			b.ReportMetric(float64((with / n).Nanoseconds()), "with-ns/op")
+			b.ReportMetric(float64((without / n).Nanoseconds()), "without-ns/op")
+			b.ReportMetric(float64(with)/float64(without), "x-without")
+			b.ReportMetric(withPages, "with-pages/op")
+			b.ReportMetric(withoutPages, "without-pages/op")
+		})
 	}
 }

@@ -98,6 +98,9 @@ func newScaleEnv(b *testing.B) *scaleEnv {
 	if _, err := e.db.FillListings(b.Context()); err != nil { // as Open lists an older journal's trades
 		b.Fatal(err)
 	}
+	if err := e.db.SettleDays(b.Context()); err != nil { // as the settler builds their days once idle
+		b.Fatal(err)
+	}
 	s := &scaleEnv{tradeEnv: e, raw: raw}
 	if err := raw.QueryRow(`SELECT id FROM trades ORDER BY id LIMIT 1 OFFSET 40000`).Scan(&s.tradeID); err != nil {
 		b.Fatal(err)

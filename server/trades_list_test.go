@@ -274,9 +274,13 @@ func TestInstruments(t *testing.T) {
 	}
 }
 
-// TestReadsNeverWrite shows that reading trades, accounts and instruments
-// commits nothing: SQLite's data_version, seen from one connection, moves
-// only when another connection commits.
+// TestReadsNeverWrite shows that reading trades, accounts, instruments and
+// the dashboard's statistics commits nothing: SQLite's data_version, seen
+// from one connection, moves only when another connection commits. The
+// statistics are read while the trade's day is stale (a write marked it and
+// the settler has not run: they fold it from its trade); when the settler
+// ran meanwhile (the mark is gone, and its commit moved data_version), the
+// reads are tried again after another write.
 func TestReadsNeverWrite(t *testing.T) {
 	e := newTradeEnv(t)
 	tr, _ := e.create(t, e.tradeBody("ES", "long", fills(1, "buy 1@5000", "sell 1@5001")))
@@ -292,18 +296,42 @@ func TestReadsNeverWrite(t *testing.T) {
 		}
 		return v
 	}
-	before := version()
-	for _, target := range []string{"/api/v1/trades/" + tr.ID, "/api/v1/trades?symbol=ES", "/api/v1/accounts",
-		"/api/v1/accounts/" + e.accountID, "/api/v1/instruments"} {
-		if status, b := e.do(t, "GET", target, e.key, ""); status != 200 {
-			t.Fatalf("GET %s: %d %s", target, status, b)
+	marked := func() bool {
+		var n int
+		if err := conn.QueryRowContext(t.Context(), `SELECT count(*) FROM trade_days_stale`).Scan(&n); err != nil {
+			t.Fatal(err)
 		}
+		return n > 0
 	}
-	if after := version(); after != before {
-		t.Errorf("data_version moved from %d to %d: a read wrote", before, after)
+	for attempt := 0; ; attempt++ {
+		if attempt == 5 {
+			t.Fatal("the settler ran during each of 5 rounds of reads")
+		}
+		// A change of status marks the trade's day stale.
+		if status, b := e.do(t, "PUT", "/api/v1/trades/"+tr.ID, e.key, fmt.Sprintf(`{"status": %q}`, []string{"loss", "win"}[attempt%2])); status != 200 {
+			t.Fatalf("PUT: %d %s", status, b)
+		}
+		before := version()
+		stale := marked()
+		for _, target := range []string{"/api/v1/trades/" + tr.ID, "/api/v1/trades?symbol=ES", "/api/v1/accounts",
+			"/api/v1/accounts/" + e.accountID, "/api/v1/instruments", "/api/v1/stats/summary", "/api/v1/stats/daily",
+			"/api/v1/stats/equity", "/api/v1/stats/summary?account_id=" + e.accountID} {
+			if status, b := e.do(t, "GET", target, e.key, ""); status != 200 {
+				t.Fatalf("GET %s: %d %s", target, status, b)
+			}
+		}
+		after := version()
+		if !stale || after != before && !marked() {
+			continue // the settler ran
+		}
+		if after != before {
+			t.Errorf("data_version moved from %d to %d: a read wrote", before, after)
+		}
+		break
 	}
+	before := version()
 	// The check can fail: a write moves it.
-	e.do(t, "PUT", "/api/v1/trades/"+tr.ID, e.key, `{"status": "loss"}`)
+	e.do(t, "PUT", "/api/v1/trades/"+tr.ID, e.key, `{"status": "breakeven"}`)
 	if after := version(); after == before {
 		t.Errorf("data_version did not move after a write; the check proves nothing")
 	}

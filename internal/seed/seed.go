@@ -28,6 +28,19 @@ const RawPage = `SELECT id, user_id, account_id, symbol, root, side, quantity, e
 // trades 3 win, 3 lose and 1 breaks even.
 func Trades(tb testing.TB, db *sql.DB, userID, accountID string, n int) {
 	tb.Helper()
+	trades(tb, db, userID, accountID, n, true)
+}
+
+// ClosedTrades is Trades without the fills: the same trades, for what reads
+// only the trades (the statistics) at sizes where writing the fills would
+// take most of the benchmark's time.
+func ClosedTrades(tb testing.TB, db *sql.DB, userID, accountID string, n int) {
+	tb.Helper()
+	trades(tb, db, userID, accountID, n, false)
+}
+
+func trades(tb testing.TB, db *sql.DB, userID, accountID string, n int, fills bool) {
+	tb.Helper()
 	tx, err := db.Begin()
 	if err != nil {
 		tb.Fatal(err)
@@ -66,6 +79,9 @@ func Trades(tb testing.TB, db *sql.DB, userID, accountID string, n int) {
 		if _, err := trade.Exec(id, userID, accountID, root+"Z5", root, exit, date, clock, date, exitClock,
 			gross, gross-commission, commission, status, "x", "x", date); err != nil {
 			tb.Fatal(err)
+		}
+		if !fills {
+			continue
 		}
 		for k, side := range []string{"buy", "buy", "sell", "sell"} {
 			typ := "scale_in"
