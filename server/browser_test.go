@@ -2,10 +2,13 @@ package server_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -230,4 +233,55 @@ func TestBrowserPhoneWidth(t *testing.T) {
 	if pnl.Right > pnl.Width || pnl.LinkColour != pnl.WinColour {
 		t.Errorf("the trade list at 360 px: P&L ends at %v of %v px; its link %s, the win colour %s", pnl.Right, pnl.Width, pnl.LinkColour, pnl.WinColour)
 	}
+}
+
+// TestBrowserNothingSpills: on a desktop screen the equity curve's date
+// labels stay inside the chart (the last one ends at the curve's end, not
+// halfway past the edge), and an account's profit-target bar stays inside
+// its figure.
+func TestBrowserNothingSpills(t *testing.T) {
+	ts := newTestServer(t)
+	_, key := ts.newUser(t, "alice")
+	a := ts.createAccount(t, key, `{"account_number": "APEX-50K", "starting_balance": 50000, "profit_target": 3000, "max_drawdown": 2500, "drawdown_mode": "trailing", "max_daily_loss": 1000}`)
+	for _, day := range []string{"2026-02-02", "2026-02-03", "2026-02-04", "2026-02-05"} {
+		body := fmt.Sprintf(`{"account_id": %q, "symbol": "MNQH6", "side": "long", "entry_date": %q, %s}`, a.ID, day, fills(1.24, "buy 2@21000", "sell 2@21010"))
+		if status, b := ts.do(t, "POST", "/api/v1/trades", key, body); status != http.StatusCreated {
+			t.Fatalf("POST /api/v1/trades: %d %s", status, b)
+		}
+	}
+	hs := httptest.NewServer(ts.srv)
+	t.Cleanup(hs.Close)
+	ctx := newBrowser(t, 1300)
+	if err := chromedp.Run(ctx, signIn(t, ts, hs.URL, "alice")); err != nil {
+		t.Fatal(err)
+	}
+	// Each element matched by inner, with the right edges of it and of
+	// its closest outer.
+	spills := func(page, inner, outer string) {
+		t.Helper()
+		var edges []struct {
+			Text         string
+			Right, Outer float64
+		}
+		err := chromedp.Run(ctx,
+			chromedp.Navigate(hs.URL+page),
+			chromedp.WaitReady(inner),
+			chromedp.Evaluate(`[...document.querySelectorAll(`+strconv.Quote(inner)+`)].map(e => ({Text: e.textContent,
+				Right: e.getBoundingClientRect().right, Outer: e.closest(`+strconv.Quote(outer)+`).getBoundingClientRect().right}))`, &edges),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(edges) == 0 {
+			t.Fatalf("%s: no %s", page, inner)
+		}
+		for _, e := range edges {
+			if e.Right > e.Outer+0.5 {
+				t.Errorf("%s: %s %q ends at %.1f px, past its %s at %.1f px", page, inner, e.Text, e.Right, outer, e.Outer)
+			}
+		}
+	}
+	spills("/dashboard", "[data-x-tick]", "svg")
+	spills("/dashboard?start_date=2026-02-05&end_date=2026-02-05", "[data-x-tick]", "svg") // one point, at the edge
+	spills("/accounts", ".figure progress", ".figure")
 }

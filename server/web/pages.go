@@ -90,10 +90,12 @@ type equityDot struct {
 	Equity float64
 }
 
-// equityTick is an axis's tick: where, and what it reads.
+// equityTick is an axis's tick: where, what it reads, and which end of
+// the label is at At (SVG's text-anchor).
 type equityTick struct {
-	At    float64
-	Label string
+	At     float64
+	Label  string
+	Anchor string
 }
 
 // maxEquityDots bounds the hover points drawn: a long journal's curve
@@ -141,7 +143,11 @@ func newEquityCurve(points []db.EquityPoint) equityCurve {
 		if len(c.XTicks) > 0 && c.XTicks[len(c.XTicks)-1].Label == points[i].Date {
 			continue
 		}
-		c.XTicks = append(c.XTicks, equityTick{At: x(i), Label: points[i].Date})
+		anchor := "middle"
+		if i == len(points)-1 { // at the chart's right edge: its date ends there
+			anchor = "end"
+		}
+		c.XTicks = append(c.XTicks, equityTick{At: x(i), Label: points[i].Date, Anchor: anchor})
 	}
 	return c
 }
