@@ -181,7 +181,7 @@ func (g *grouper) execution(f importedFill, p trading.Piece) Execution {
 	local := f.At.In(g.loc)
 	return Execution{ID: g.db.NewID(), Side: f.Side, Price: f.Price, Quantity: p.Quantity, Commission: p.Commission,
 		ExecutionDate: local.Format(DateLayout), ExecutionTime: local.Format(TimeLayout),
-		ExecutionTimestamp: formatFillTimestamp(f.At), sourceID: f.sourceID, importID: g.importID}
+		ExecutionTimestamp: formatFillTimestamp(f.At), sourceID: f.sourceID(), importID: g.importID}
 }
 
 // rowError turns a trade the rules refuse (a root without a point value)
