@@ -82,6 +82,7 @@ func importForm(mr *multipart.Reader, p *db.Principal, mappings []brokers.Mappin
 			if keep != nil {
 				chunks = slices.Clone(file.chunks)
 			}
+			opts.Lines = file.lines + 1
 			read, err := brokers.Read(file, opts)
 			var fe *brokers.FieldError
 			if errors.As(err, &fe) && fe.Field == "format" && keep != nil {
@@ -208,6 +209,7 @@ func receive(part io.Reader, max int64) (*spool, error) {
 		}
 		chunk = chunk[:n]
 		s.chunks = append(s.chunks, chunk)
+		s.lines += bytes.Count(chunk, []byte{'\n'})
 		size += int64(len(chunk))
 		if err == io.EOF && size <= max {
 			return s, nil
@@ -221,7 +223,12 @@ func receive(part io.Reader, max int64) (*spool, error) {
 
 // spool is a received file, read once: each chunk is let go as soon as it
 // is read, so that the file's bytes leave memory as the parser takes them.
-type spool struct{ chunks [][]byte }
+// lines counts its line ends, for the parser to make room for its fills
+// once.
+type spool struct {
+	chunks [][]byte
+	lines  int
+}
 
 func (s *spool) Read(p []byte) (int, error) {
 	for len(s.chunks) > 0 && len(s.chunks[0]) == 0 {
