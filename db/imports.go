@@ -368,8 +368,8 @@ const sourcesPerQuery = 500
 // index: their source ids asked after a few hundred at a time, since a
 // file holds up to a million fills and a query apiece cost more than the
 // rest of the import.
-func heldSources(ctx context.Context, tx txn, fills []importedFill) (map[int]bool, error) {
-	held := map[int]bool{}
+func heldSources(ctx context.Context, tx txn, fills []importedFill) ([]bool, error) {
+	held := make([]bool, len(fills))
 	pending := map[string][]int{} // by account: fills not asked after yet
 	ask := func(account string) error {
 		chunk := pending[account]
