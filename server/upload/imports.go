@@ -217,19 +217,24 @@ func receive(part io.Reader, max int64) (*spool, error) {
 	return nil, input.Invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
 }
 
-// spool is a received file, read once: each chunk is let go as soon as it
-// is read, so that the file's bytes leave memory as the parser takes them.
-// lines counts its line ends, for the parser to make room for its fills
-// once.
+// spool is a received file, read once: each chunk but the first is let go
+// as soon as it is read, so that the file's bytes leave memory as the
+// parser takes them. lines counts its line ends, for the parser to make
+// room for its fills once; lost is set once a chunk that held bytes has
+// gone.
 type spool struct {
 	chunks [][]byte
 	i, off int // the next byte: chunks[i][off]
 	lines  int
+	lost   bool
 }
 
 func (s *spool) Read(p []byte) (int, error) {
 	for s.i < len(s.chunks) && s.off == len(s.chunks[s.i]) {
-		s.chunks[s.i] = nil
+		if s.i > 0 {
+			s.lost = s.lost || len(s.chunks[s.i]) > 0
+			s.chunks[s.i] = nil
+		}
 		s.i, s.off = s.i+1, 0
 	}
 	if s.i == len(s.chunks) {
@@ -242,9 +247,10 @@ func (s *spool) Read(p []byte) (int, error) {
 
 // whole is the file as received, while no chunk of it has been let go
 // (nil after): the import page keeps a file whose header nothing reads,
-// which the parser refuses within its first 128 KiB.
+// which the parser refuses within its first 128 KiB, inside the first
+// chunk, which it may have read to its end (a small file, whole).
 func (s *spool) whole() []byte {
-	if s.i > 0 {
+	if s.lost {
 		return nil
 	}
 	return bytes.Join(s.chunks, nil)
