@@ -62,21 +62,46 @@ func memory(t *testing.T, pid int) (rssAnon, hwm int64) {
 	return field("RssAnon"), field("VmHWM")
 }
 
+// cpuTime is the CPU time a process has used, user and system, from
+// /proc/PID/stat (clock ticks of 1/100 s, as Linux has them).
+func cpuTime(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := strings.Cut(string(b), ") ") // the command name may hold spaces
+	f := strings.Fields(after)
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
 // TestLargestImport previews and imports the largest file allowed, about
-// a million fills, through the real binary: the API's dry run, the API's
-// import and the page's preview. Each answer arrives within serve's write
-// timeout, and the server's anonymous memory (sampled from /proc every
-// 10 ms) stays under 256 MB.
+// a million fills, through the real binary: the API's dry run and import,
+// and the import page's preview and import, each way into a journal of its
+// own. Each answer arrives within serve's write timeout (the connection is
+// cut past it), and the server's anonymous memory, sampled from /proc every
+// 10 ms, stays under 256 MB (issue 30). It takes about two minutes on 2
+// cores.
 //
-// Not met yet (issue 30): on a 2-core machine at load 15 the dry run's
-// answer missed the 60 s write timeout and the server's anonymous memory
-// peaked at 472 MB (the file's fills, placed, checked for duplicates and
-// grouped, are held at once). So it runs only with TJ_LARGE_IMPORT=1,
-// taking a few minutes, until it passes; then the gate goes.
+// It runs only with TJ_LARGE_IMPORT=1, alone: an import of that file is
+// 41-43 s of the server's CPU, within the 60 s at load 5-7 on 2 cores, but
+// under go test ./... the server package's tests run beside it (load 9.4)
+// and the page's import took 70 s, its answer cut off.
 func TestLargestImport(t *testing.T) {
 	if os.Getenv("TJ_LARGE_IMPORT") == "" {
-		t.Skip("the largest import's bounds are not met yet: set TJ_LARGE_IMPORT=1 to measure them")
+		t.Skip("times the largest import against serve's write timeout: run alone with TJ_LARGE_IMPORT=1")
 	}
+	file, fills := largestImport()
+	t.Logf("the file: %d bytes, %d fills", len(file), fills)
+	t.Run("API", func(t *testing.T) { largestImportThrough(t, file, fills, false) })
+	t.Run("page", func(t *testing.T) { largestImportThrough(t, file, fills, true) })
+}
+
+// largestImportThrough previews and imports file, of fills fills, into a
+// new journal's account, through the API or the import page.
+func largestImportThrough(t *testing.T, file []byte, fills int, page bool) {
 	dir := t.TempDir()
 	key := setUpUser(t, dir)
 	p := startBinary(t, dir)
@@ -87,9 +112,7 @@ func TestLargestImport(t *testing.T) {
 	}
 	var account struct{ Data struct{ ID string } }
 	json.Unmarshal(b, &account)
-
-	file, fills := largestImport()
-	t.Logf("the file: %d bytes, %d fills", len(file), fills)
+	trades := (fills + 3) / 4 // four fills a trade, the last one open where the file ends inside it
 
 	var peak atomic.Int64
 	stop := make(chan struct{})
@@ -129,12 +152,14 @@ func TestLargestImport(t *testing.T) {
 		req.Header = header
 		req.Header.Set("Content-Type", mw.FormDataContentType())
 		peak.Store(0)
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime(t, pid)
 		resp, err := hc.Do(req)
 		took := time.Since(start)
 		anon, hwm := memory(t, pid)
-		t.Logf("%s: answered after %v; anonymous memory idle %d MB, peak %d MB, now %d MB; VmHWM %d MB",
-			name, took.Round(time.Millisecond), idle>>20, peak.Load()>>20, anon>>20, hwm>>20)
+		load, _ := os.ReadFile("/proc/loadavg")
+		t.Logf("%s: answered after %v (the server's CPU %v; load %s); anonymous memory idle %d MB, peak %d MB, now %d MB; VmHWM %d MB",
+			name, took.Round(time.Millisecond), (cpuTime(t, pid) - cpu0).Round(time.Millisecond), strings.Join(strings.Fields(string(load))[:3], " "),
+			idle>>20, peak.Load()>>20, anon>>20, hwm>>20)
 		if err != nil {
 			t.Fatalf("%s: %v (the answer did not arrive)\nserver log:\n%s", name, err, p.stderr.String())
 		}
@@ -154,38 +179,47 @@ func TestLargestImport(t *testing.T) {
 		}
 		return out
 	}
-	api := http.Header{"Authorization": {"Bearer " + key}}
-
-	var preview struct {
-		Data struct {
-			ID                      *string
-			Rows, Fills, Duplicates int
-			TradesCreated           int `json:"trades_created"`
-			Trades                  []json.RawMessage
+	count := func() int {
+		t.Helper()
+		status, b := call(t, "GET", p.base+"/api/v1/trades?limit=1", key, "")
+		var list struct{ Pagination struct{ Total int } }
+		json.Unmarshal(b, &list)
+		if status != 200 {
+			t.Fatalf("trades: %d %.200s", status, b)
 		}
-	}
-	json.Unmarshal(post("API dry run", "/api/v1/imports", api, "account_id", account.Data.ID, "timezone", "UTC", "dry_run", "true"), &preview)
-	if d := preview.Data; d.ID != nil || d.Rows != fills || d.Fills != fills || d.TradesCreated != fills/4 || len(d.Trades) != 100 {
-		t.Errorf("dry run: id %v, %d rows, %d fills, %d trades, %d previewed; want no id, %d rows and fills, %d trades, 100 previewed",
-			d.ID, d.Rows, d.Fills, d.TradesCreated, len(d.Trades), fills, fills/4)
+		return list.Pagination.Total
 	}
 
-	var imported struct {
-		Data struct {
-			ID            *string
-			Fills         int
-			TradesCreated int `json:"trades_created"`
+	if !page {
+		api := http.Header{"Authorization": {"Bearer " + key}}
+		var preview struct {
+			Data struct {
+				ID                      *string
+				Rows, Fills, Duplicates int
+				TradesCreated           int `json:"trades_created"`
+				Trades                  []json.RawMessage
+			}
 		}
-	}
-	json.Unmarshal(post("API import", "/api/v1/imports", api, "account_id", account.Data.ID, "timezone", "UTC"), &imported)
-	if d := imported.Data; d.ID == nil || d.Fills != fills || d.TradesCreated != fills/4 {
-		t.Errorf("import: %+v, want %d fills in %d trades", d, fills, fills/4)
-	}
-	status, b = call(t, "GET", p.base+"/api/v1/trades?limit=1", key, "")
-	var list struct{ Pagination struct{ Total int } }
-	json.Unmarshal(b, &list)
-	if status != 200 || list.Pagination.Total != fills/4 {
-		t.Errorf("trades after the import: %d %.200s, want %d", status, b, fills/4)
+		json.Unmarshal(post("API dry run", "/api/v1/imports", api, "account_id", account.Data.ID, "timezone", "UTC", "dry_run", "true"), &preview)
+		if d := preview.Data; d.ID != nil || d.Rows != fills || d.Fills != fills || d.TradesCreated != trades || len(d.Trades) != 100 {
+			t.Errorf("dry run: id %v, %d rows, %d fills, %d trades, %d previewed; want no id, %d rows and fills, %d trades, 100 previewed",
+				d.ID, d.Rows, d.Fills, d.TradesCreated, len(d.Trades), fills, trades)
+		}
+		var imported struct {
+			Data struct {
+				ID            *string
+				Fills         int
+				TradesCreated int `json:"trades_created"`
+			}
+		}
+		json.Unmarshal(post("API import", "/api/v1/imports", api, "account_id", account.Data.ID, "timezone", "UTC"), &imported)
+		if d := imported.Data; d.ID == nil || d.Fills != fills || d.TradesCreated != trades {
+			t.Errorf("import: %+v, want %d fills in %d trades", d, fills, trades)
+		}
+		if n := count(); n != trades {
+			t.Errorf("trades after the import: %d, want %d", n, trades)
+		}
+		return
 	}
 
 	// The page: signed in with the key, its form's token first.
@@ -198,14 +232,19 @@ func TestLargestImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page, _ := io.ReadAll(resp.Body)
+	form, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(page)
+	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(form)
 	if m == nil {
-		t.Fatalf("the import page has no token: %.300s", page)
+		t.Fatalf("the import page has no token: %.300s", form)
 	}
-	out := post("page preview", "/import?preview", http.Header{"Origin": {p.base}}, "csrf", string(m[1]), "account_id", account.Data.ID, "timezone", "UTC")
+	fields := []string{"csrf", string(m[1]), "account_id", account.Data.ID, "timezone", "UTC"}
+	out := post("page preview", "/import?preview", http.Header{"Origin": {p.base}}, fields...)
 	if !strings.Contains(string(out), strconv.Itoa(fills)) {
 		t.Errorf("the page's preview does not count %d fills: %.500s", fills, out)
+	}
+	post("page import", "/import", http.Header{"Origin": {p.base}}, fields...) // its 303 followed to the history
+	if n := count(); n != trades {
+		t.Errorf("trades after the page's import: %d, want %d", n, trades)
 	}
 }

@@ -204,6 +204,7 @@ func serve(ctx context.Context, cfg *globalConfig, sc serveConfig, proxies []net
 		ListenAddr:     sc.addr, // as given: a name in it is one the server answers to
 		AllowedHosts:   sc.allowedHosts,
 		TrustedProxies: proxies,
+		ImportsAtWork:  server.ImportsAtWork,
 	}, d.db, d.files, logger)
 	var watcher *watch.Watcher
 	if sc.watch.Dir != "" {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -78,7 +79,20 @@ type importedFill struct {
 	*brokers.Fill
 	accountID  string
 	commission float64
-	sourceID   string
+	// ordinal numbers, from 1, the fills without an id that are identical
+	// to each other, in file order: the n of their source id.
+	ordinal int
+}
+
+// sourceID is the fill's source id: the file's id for it, else a hash of
+// what it is with its ordinal (DESIGN §8). It is worked out when asked
+// for, not kept: a file holds up to a million fills.
+func (f importedFill) sourceID() string {
+	if f.SourceID != "" {
+		return f.SourceID
+	}
+	h := fillHash(f)
+	return hex.EncodeToString(h[:]) + "#" + strconv.Itoa(f.ordinal)
 }
 
 // contractKey groups fills: the same contract in two accounts (a copy-traded
@@ -256,31 +270,54 @@ func (e *rowErrors) add(line int, column, msg string) {
 
 // dropDuplicates gives every fill its source id and commission and returns
 // those neither the account nor an earlier row of the file already holds.
+//
+// Without a map of a million source ids: fills with ids are sorted by
+// account and id to find the ones an earlier row gave, fills without by
+// what they are, to number the identical ones; the hashed ids are then
+// unique by their numbers.
 func dropDuplicates(ctx context.Context, tx txn, fills []importedFill, schedules map[string]CommissionSchedule) ([]importedFill, error) {
-	seen := map[contractKey]bool{}           // account and source id
-	identical := map[[sha256.Size]byte]int{} // hash of a fill without an id: how many so far
-	fresh := fills[:0]                       // in place: each fill is read before its slot is written
-	for _, f := range fills {
-		f.sourceID = f.SourceID
-		if f.sourceID == "" {
-			h := fillHash(f)
-			identical[h]++
-			f.sourceID = hex.EncodeToString(h[:]) + "#" + strconv.Itoa(identical[h])
+	var withID, without []int32
+	for i, f := range fills {
+		if f.SourceID != "" {
+			withID = append(withID, int32(i))
+		} else {
+			without = append(without, int32(i))
 		}
-		k := contractKey{f.accountID, f.sourceID}
-		if seen[k] {
-			continue
+	}
+	repeated := make(map[int32]bool) // fills whose source id an earlier row of the file gave
+	slices.SortFunc(withID, func(a, b int32) int {
+		x, y := fills[a], fills[b]
+		return cmp.Or(cmp.Compare(x.accountID, y.accountID), cmp.Compare(x.SourceID, y.SourceID), cmp.Compare(a, b))
+	})
+	for k := 1; k < len(withID); k++ {
+		x, y := fills[withID[k-1]], fills[withID[k]]
+		if x.accountID == y.accountID && x.SourceID == y.SourceID {
+			repeated[withID[k]] = true
 		}
-		seen[k] = true
-		fresh = append(fresh, f)
+	}
+	slices.SortFunc(without, func(a, b int32) int { return cmp.Or(compareIdentical(fills[a], fills[b]), cmp.Compare(a, b)) })
+	for k, i := range without {
+		fills[i].ordinal = 1
+		if k > 0 && compareIdentical(fills[without[k-1]], fills[i]) == 0 {
+			fills[i].ordinal = fills[without[k-1]].ordinal + 1
+		}
+	}
+	repeatedHashes(fills, withID, repeated)
+	withID, without = nil, nil
+
+	fresh := fills[:0] // in place: each fill is read before its slot is written
+	for i, f := range fills {
+		if !repeated[int32(i)] {
+			fresh = append(fresh, f)
+		}
 	}
 	held, err := heldSources(ctx, tx, fresh)
 	if err != nil {
 		return nil, err
 	}
 	kept := fresh[:0]
-	for _, f := range fresh {
-		if held[contractKey{f.accountID, f.sourceID}] {
+	for i, f := range fresh {
+		if held[i] {
 			continue
 		}
 		if f.Commission != nil {
@@ -293,45 +330,84 @@ func dropDuplicates(ctx context.Context, tx txn, fills []importedFill, schedules
 	return kept, nil
 }
 
+// compareIdentical orders fills without an id by what their hash covers,
+// so that identical ones are next to each other.
+func compareIdentical(x, y importedFill) int {
+	return cmp.Or(cmp.Compare(x.accountID, y.accountID), cmp.Compare(x.Contract, y.Contract), cmp.Compare(x.Side, y.Side),
+		cmp.Compare(x.Quantity, y.Quantity), cmp.Compare(x.Price, y.Price), x.At.Compare(y.At))
+}
+
+// repeatedHashes marks in repeated the later of a fill with an id written
+// as a hashed source id (64 hex digits, #n) and the fill without an id
+// that hashes to it, as if both ids were one. Only a file that copies the
+// journal's own hashed ids can have such a pair.
+func repeatedHashes(fills []importedFill, withID []int32, repeated map[int32]bool) {
+	hashed := map[contractKey]int32{}
+	for _, i := range withID {
+		if id := fills[i].SourceID; len(id) > 65 && id[64] == '#' && !repeated[i] {
+			hashed[contractKey{fills[i].accountID, id}] = i
+		}
+	}
+	if len(hashed) == 0 {
+		return
+	}
+	for i, f := range fills {
+		if f.SourceID != "" {
+			continue
+		}
+		if j, ok := hashed[contractKey{f.accountID, f.sourceID()}]; ok {
+			repeated[max(int32(i), j)] = true
+		}
+	}
+}
+
 // sourcesPerQuery is how many source ids heldSources asks after at once.
 const sourcesPerQuery = 500
 
-// heldSources are the fills' source ids their accounts already hold, by
-// account and source id: asked a few hundred at a time, since a file
-// holds up to a million fills and a query apiece cost more than the rest
-// of the import.
-func heldSources(ctx context.Context, tx txn, fills []importedFill) (map[contractKey]bool, error) {
-	byAccount := map[string][]string{}
-	var accounts []string
-	for _, f := range fills {
-		if _, ok := byAccount[f.accountID]; !ok {
-			accounts = append(accounts, f.accountID)
+// heldSources reports which of the fills their accounts already hold, by
+// index: their source ids asked after a few hundred at a time, since a
+// file holds up to a million fills and a query apiece cost more than the
+// rest of the import.
+func heldSources(ctx context.Context, tx txn, fills []importedFill) ([]bool, error) {
+	held := make([]bool, len(fills))
+	pending := map[string][]int{} // by account: fills not asked after yet
+	ask := func(account string) error {
+		chunk := pending[account]
+		delete(pending, account)
+		ids := make([]string, len(chunk))
+		at := make(map[string]int, len(chunk)) // the fills have one source id each
+		for k, i := range chunk {
+			ids[k] = fills[i].sourceID()
+			at[ids[k]] = i
 		}
-		byAccount[f.accountID] = append(byAccount[f.accountID], f.sourceID)
+		rows, err := tx.QueryContext(ctx, `SELECT e.source_id FROM executions e JOIN trades t ON t.id = e.trade_id
+			WHERE e.source_id IN (SELECT value FROM json_each(?)) AND t.account_id = ?`, jsonList(ids), account)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			if i, ok := at[id]; ok {
+				held[i] = true
+			}
+		}
+		return rows.Err()
 	}
-	held := map[contractKey]bool{}
-	for _, account := range accounts {
-		ids := byAccount[account]
-		for len(ids) > 0 {
-			chunk := ids[:min(sourcesPerQuery, len(ids))]
-			ids = ids[len(chunk):]
-			rows, err := tx.QueryContext(ctx, `SELECT e.source_id FROM executions e JOIN trades t ON t.id = e.trade_id
-				WHERE e.source_id IN (SELECT value FROM json_each(?)) AND t.account_id = ?`, jsonList(chunk), account)
-			if err != nil {
+	for i, f := range fills {
+		pending[f.accountID] = append(pending[f.accountID], i)
+		if len(pending[f.accountID]) == sourcesPerQuery {
+			if err := ask(f.accountID); err != nil {
 				return nil, err
 			}
-			for rows.Next() {
-				var id string
-				if err := rows.Scan(&id); err != nil {
-					rows.Close()
-					return nil, err
-				}
-				held[contractKey{account, id}] = true
-			}
-			if err := rows.Err(); err != nil {
-				return nil, err
-			}
-			rows.Close()
+		}
+	}
+	for _, account := range slices.Sorted(maps.Keys(pending)) {
+		if err := ask(account); err != nil {
+			return nil, err
 		}
 	}
 	return held, nil

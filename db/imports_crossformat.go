@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -42,81 +41,106 @@ type heldGroup struct {
 // quantity the account already holds from other sources: every fill of a
 // group whose file quantity is at most the held quantity is a duplicate.
 // Where the file has more, none is, and a warning says so. Fills of one
-// file that are identical to each other stay (DESIGN §8). It is one query,
-// however many fills: the seconds the file names, each looked up by the
-// executions' time index.
+// file that are identical to each other stay (DESIGN §8).
+//
+// A file holds up to a million fills, nearly always none of them held
+// elsewhere: the seconds it names are looked up a few thousand at a time,
+// each by the executions' time index, and groups are made only of the
+// fills in a key something is held in.
 func (db *DB) dropHeldElsewhere(ctx context.Context, tx txn, userID string, in ImportInput, fills []importedFill) ([]importedFill, []string, error) {
 	if len(fills) == 0 {
 		return fills, nil, nil
 	}
-	groups := map[heldKey]*heldGroup{}
-	var order []heldKey // the groups in file order, for the warnings
-	seconds := map[int64]bool{}
-	for _, f := range fills {
-		k := heldKeyOf(f.accountID, f.Contract, f.Side, f.Price, f.At)
-		g := groups[k]
-		if g == nil {
-			g = &heldGroup{contract: f.Contract}
-			groups[k] = g
-			order = append(order, k)
-		}
-		g.file += f.Quantity
-		seconds[k.second] = true
+	seconds := make([]int64, len(fills))
+	for i, f := range fills {
+		seconds[i] = f.At.Unix()
 	}
-	// Each second as the range of stored timestamps it covers: they are
-	// written in UTC, with any fraction after the seconds.
-	ranges := make([][2]string, 0, len(seconds))
-	for _, s := range slices.Sorted(maps.Keys(seconds)) {
-		ranges = append(ranges, [2]string{secondText(s), secondText(s + 1)})
-	}
-	probe, err := json.Marshal(ranges)
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, err := tx.QueryContext(ctx, heldElsewhereQuery, string(probe), userID, in.File.Format, nullable(in.File.MappingID))
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var accountID, symbol, side, stamp string
-		var price, quantity float64
-		if err := rows.Scan(&accountID, &symbol, &side, &price, &quantity, &stamp); err != nil {
+	slices.Sort(seconds)
+	seconds = slices.Compact(seconds)
+	held := map[heldKey]*heldGroup{}
+	for len(seconds) > 0 {
+		chunk := seconds[:min(secondsPerQuery, len(seconds))]
+		seconds = seconds[len(chunk):]
+		if err := heldIn(ctx, tx, userID, in, chunk, held); err != nil {
 			return nil, nil, err
 		}
-		at, err := parseFillTimestamp(stamp)
-		if err != nil {
-			return nil, nil, err
-		}
-		if g := groups[heldKeyOf(accountID, symbol, side, price, at)]; g != nil {
-			g.held += quantity
-		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, err
+	if len(held) == 0 {
+		return fills, nil, nil
 	}
 
+	var order []heldKey // the groups something is held in, in file order, for the warnings
+	for _, f := range fills {
+		k := heldKeyOf(f.accountID, f.Contract, f.Side, f.Price, f.At)
+		if g := held[k]; g != nil {
+			if g.contract == "" {
+				g.contract = f.Contract
+				order = append(order, k)
+			}
+			g.file += f.Quantity
+		}
+	}
 	loc, err := db.zones.load(in.Timezone)
 	if err != nil {
 		return nil, nil, err
 	}
 	var warnings []string
 	for _, k := range order {
-		g := groups[k]
-		if g.held > 0 && trading.Round8(g.file) > trading.Round8(g.held) {
+		g := held[k]
+		if trading.Round8(g.file) > trading.Round8(g.held) {
 			warnings = append(warnings, fmt.Sprintf("%s at %s: %s in the file, %s already held from another source; imported",
 				g.contract, time.Unix(k.second, 0).In(loc).Format("2006-01-02 15:04:05"), quantityText(g.file), quantityText(g.held)))
 		}
 	}
-	kept := make([]importedFill, 0, len(fills))
+	kept := fills[:0] // in place: each fill is read before its slot is written
 	for _, f := range fills {
-		g := groups[heldKeyOf(f.accountID, f.Contract, f.Side, f.Price, f.At)]
-		if g.held > 0 && trading.Round8(g.file) <= trading.Round8(g.held) {
+		g := held[heldKeyOf(f.accountID, f.Contract, f.Side, f.Price, f.At)]
+		if g != nil && trading.Round8(g.file) <= trading.Round8(g.held) {
 			continue // held from another source
 		}
 		kept = append(kept, f)
 	}
 	return kept, warnings, nil
+}
+
+// secondsPerQuery is how many seconds heldIn looks up at once.
+const secondsPerQuery = 4096
+
+// heldIn adds to held the quantities the user's fills from other sources
+// hold in the given seconds, by key.
+func heldIn(ctx context.Context, tx txn, userID string, in ImportInput, seconds []int64, held map[heldKey]*heldGroup) error {
+	// Each second as the range of stored timestamps it covers: they are
+	// written in UTC, with any fraction after the seconds.
+	ranges := make([][2]string, len(seconds))
+	for i, s := range seconds {
+		ranges[i] = [2]string{secondText(s), secondText(s + 1)}
+	}
+	probe, err := json.Marshal(ranges)
+	if err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, heldElsewhereQuery, string(probe), userID, in.File.Format, nullable(in.File.MappingID))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var accountID, symbol, side, stamp string
+		var price, quantity float64
+		if err := rows.Scan(&accountID, &symbol, &side, &price, &quantity, &stamp); err != nil {
+			return err
+		}
+		at, err := parseFillTimestamp(stamp)
+		if err != nil {
+			return err
+		}
+		k := heldKeyOf(accountID, symbol, side, price, at)
+		if held[k] == nil {
+			held[k] = &heldGroup{}
+		}
+		held[k].held += quantity
+	}
+	return rows.Err()
 }
 
 // heldElsewhereQuery reads the user's fills in the seconds of its first

@@ -68,12 +68,12 @@ func (g *grouper) contract(ctx context.Context, k contractKey, fills []importedF
 
 	older, newer := fills[:split], fills[split:]
 	if len(older) > 0 {
-		cycles := trading.Split(rawFills(older), 0)
-		if !cycles[len(cycles)-1].Flat {
-			g.warnings = append(g.warnings, k.contract+": fills older than the journal's latest in this contract end with an open position; they were kept as an open trade of their own")
-		}
-		if err := g.trades(ctx, k, older, cycles, nil); err != nil {
+		flat, err := g.split(ctx, k, older, 0, nil)
+		if err != nil {
 			return err
+		}
+		if !flat {
+			g.warnings = append(g.warnings, k.contract+": fills older than the journal's latest in this contract end with an open position; they were kept as an open trade of their own")
 		}
 	}
 	if len(newer) == 0 {
@@ -94,7 +94,42 @@ func (g *grouper) contract(ctx context.Context, k contractKey, fills []importedF
 			open, position = nil, 0
 		}
 	}
-	return g.trades(ctx, k, newer, trading.Split(rawFills(newer), position), open)
+	_, err = g.split(ctx, k, newer, position, open)
+	return err
+}
+
+// splitChunk is about how many fills split hands the trading math at once.
+const splitChunk = 4096
+
+// split writes the trades of fills, in time order, from position (the
+// first continuing open when it is not nil) and reports whether the last
+// ends flat. The fills go to trading.Split a few thousand at a time, cut
+// where the position is flat, where it would cut them itself: a file holds
+// up to a million fills, each a trading.Fill and a piece of a cycle there.
+func (g *grouper) split(ctx context.Context, k contractKey, fills []importedFill, position float64, open *Trade) (bool, error) {
+	flat := true
+	for len(fills) > 0 {
+		n, pos := 0, position
+		for n < len(fills) {
+			pos += signed(fills[n].Side, fills[n].Quantity)
+			n++
+			if trading.Round8(pos) == 0 {
+				pos = 0
+				if n >= splitChunk {
+					break
+				}
+			}
+		}
+		chunk := fills[:n]
+		fills = fills[n:]
+		cycles := trading.Split(rawFills(chunk), position)
+		flat = cycles[len(cycles)-1].Flat
+		if err := g.trades(ctx, k, chunk, cycles, open); err != nil {
+			return false, err
+		}
+		position, open = pos, nil
+	}
+	return flat, nil
 }
 
 // trades writes one trade per cycle; the first continues open when open is
@@ -181,7 +216,7 @@ func (g *grouper) execution(f importedFill, p trading.Piece) Execution {
 	local := f.At.In(g.loc)
 	return Execution{ID: g.db.NewID(), Side: f.Side, Price: f.Price, Quantity: p.Quantity, Commission: p.Commission,
 		ExecutionDate: local.Format(DateLayout), ExecutionTime: local.Format(TimeLayout),
-		ExecutionTimestamp: formatFillTimestamp(f.At), sourceID: f.sourceID, importID: g.importID}
+		ExecutionTimestamp: formatFillTimestamp(f.At), sourceID: f.sourceID(), importID: g.importID}
 }
 
 // rowError turns a trade the rules refuse (a root without a point value)

@@ -124,3 +124,40 @@ func TestImportOpenPosition(t *testing.T) {
 			imp.Rows, imp.Skipped, imp.Fills, imp.TradesCreated, imp.Warnings)
 	}
 }
+
+// TestImportRepeatedID: a row whose execution id an earlier row of the
+// same account gave is a duplicate, counted and not written; the same id
+// in another account is a fill of its own (source ids are unique per
+// account, DESIGN §8).
+func TestImportRepeatedID(t *testing.T) {
+	d := newTestDB(t)
+	u := newTestUser(t, d, "rep")
+	for _, n := range []string{"A-1", "B-1"} {
+		if _, err := d.CreateAccount(t.Context(), u.ID, AccountInput{AccountNumber: Some(n)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file, err := brokers.Read(bytes.NewReader([]byte("account_number,symbol,side,quantity,price,timestamp,exec_id\n"+
+		"A-1,ESZ5,buy,1,6000,2025-12-01 10:00:00,x1\n"+
+		"A-1,ESZ5,buy,1,6000,2025-12-01 10:00:00,x1\n"+
+		"B-1,ESZ5,buy,1,6000,2025-12-01 10:00:00,x1\n"+
+		"A-1,ESZ5,sell,1,6001,2025-12-01 10:05:00,a2\n"+
+		"B-1,ESZ5,sell,1,6001,2025-12-01 10:05:00,x2\n")), brokers.Options{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp, err := d.Import(t.Context(), u.ID, ImportInput{File: file, FileName: "rep.csv", Timezone: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imp.Fills != 5 || imp.Duplicates != 1 || imp.TradesCreated != 2 {
+		t.Fatalf("import: fills %d duplicates %d trades %d, want 5 1 2", imp.Fills, imp.Duplicates, imp.TradesCreated)
+	}
+	// Each account bought 1 at 6000 and sold it at 6001: closed, one fill
+	// a side, $50 gross on ES.
+	for _, tr := range importedTrades(t, d, u.ID, imp) {
+		if tr.Status == "open" || tr.Quantity != 1 || tr.GrossPnL != 50 {
+			t.Errorf("trade %s: status %s quantity %v gross %v, want closed, 1, 50", tr.AccountID, tr.Status, tr.Quantity, tr.GrossPnL)
+		}
+	}
+}

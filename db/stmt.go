@@ -170,7 +170,7 @@ const maxTxStmts = 64
 // group's bound).
 func (t txn) prepared(ctx context.Context, query string) *sql.Stmt {
 	if s := t.cache.lookup(query); s != nil {
-		return t.Tx.StmtContext(ctx, s)
+		return t.bind(ctx, query, s)
 	}
 	if t.m == nil {
 		return nil
@@ -193,11 +193,30 @@ func (t txn) prepared(ctx context.Context, query string) *sql.Stmt {
 	return s
 }
 
+// bind is the cache's statement s of query bound to the transaction: for
+// a write, once per group, since database/sql keeps each binding until the
+// transaction ends (an import of a million fills ran its inserts hundreds
+// of thousands of times, each binding 170 bytes kept); a read's are few.
+func (t txn) bind(ctx context.Context, query string, s *sql.Stmt) *sql.Stmt {
+	if t.m == nil {
+		return t.Tx.StmtContext(ctx, s)
+	}
+	g := t.m.g
+	if b := g.bound[query]; b != nil {
+		return b
+	}
+	if g.bound == nil {
+		g.bound = map[string]*sql.Stmt{}
+	}
+	g.bound[query] = t.Tx.StmtContext(ctx, s)
+	return g.bound[query]
+}
+
 // stmt is query bound to the transaction, for running many times.
 func (t txn) stmt(ctx context.Context, query string) (txStmt, error) {
 	ctx = t.ctx(ctx)
 	if s := t.cache.lookup(query); s != nil {
-		return txStmt{t.Tx.StmtContext(ctx, s), t}, nil
+		return txStmt{t.bind(ctx, query, s), t}, nil
 	}
 	s, err := t.Tx.PrepareContext(ctx, query)
 	return txStmt{s, t}, err

@@ -43,6 +43,10 @@ type group struct {
 	// stmts are the queries its writes ran that the cache had not
 	// prepared yet, prepared on its transaction (see txn.prepared).
 	stmts map[string]*sql.Stmt
+	// bound are the cache's statements its writes ran, bound to its
+	// transaction once each: database/sql keeps every binding until the
+	// transaction ends, and an import's runs a statement a million times.
+	bound map[string]*sql.Stmt
 	err   error // its commit's error, set before done closes
 }
 

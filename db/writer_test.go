@@ -208,3 +208,34 @@ func TestWriterLongWriteAlone(t *testing.T) {
 		t.Errorf("users: %v, want [alice bob]", got)
 	}
 }
+
+// TestWriteBindsCachedStatementOnce: a write that runs one of the cache's
+// statements many times (an import's inserts, hundreds of thousands of
+// times) binds it to its transaction once: database/sql keeps every
+// binding until the transaction ends.
+func TestWriteBindsCachedStatementOnce(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	const q = `SELECT count(*) FROM users WHERE name = ?`
+	if _, err := d.writer.stmts.prepared(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := d.beginAlone(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	first := tx.prepared(ctx, q)
+	for range 3 {
+		var n int
+		if err := tx.QueryRowContext(ctx, q, "alice").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if s := tx.prepared(ctx, q); first == nil || s != first {
+			t.Fatalf("the cached statement bound again: %p, then %p", first, s)
+		}
+	}
+	if s, err := tx.stmt(ctx, q); err != nil || s.Stmt != first {
+		t.Errorf("stmt: %p, %v; want the binding %p", s.Stmt, err, first)
+	}
+}

@@ -36,3 +36,25 @@ func TestTuneGC(t *testing.T) {
 		}
 	}
 }
+
+// TestImportsAtWork: while imports are at work the soft limit is TuneGC's
+// plus 150 MiB for each (what an import of the largest file holds live),
+// unless the environment sets GOMEMLIMIT.
+func TestImportsAtWork(t *testing.T) {
+	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+	was := limit()
+	defer debug.SetMemoryLimit(was)
+	t.Setenv("GOMEMLIMIT", "")
+	for n, want := range []int64{48 << 20, 198 << 20, 348 << 20} {
+		server.ImportsAtWork(n)
+		if got := limit(); got != want {
+			t.Errorf("%d imports: limit %d, want %d", n, got, want)
+		}
+	}
+	debug.SetMemoryLimit(was)
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	server.ImportsAtWork(1)
+	if got := limit(); got != was {
+		t.Errorf("GOMEMLIMIT set: limit %d, want it left at %d", got, was)
+	}
+}

@@ -53,6 +53,9 @@ type Config struct {
 	// client trickling bytes cannot keep a slot.
 	UploadMinRate    int64
 	UploadRateWindow time.Duration
+	// ImportsAtWork, when set, is told how many imports are at work each
+	// time one starts or ends; serve passes ImportsAtWork.
+	ImportsAtWork func(n int)
 	// Secret is the data directory's key for signing document URLs
 	// (files.SecretSize random bytes); without one, New makes a random key.
 	Secret []byte
@@ -128,7 +131,7 @@ func New(cfg Config, d *db.DB, store *files.Store, logger *slog.Logger) *Server 
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{cfg: cfg, db: d, files: store, log: logger, mux: http.NewServeMux(),
 		auth: auth.New(d, cfg.RateLimit, cfg.AuthFailures, cfg.Now), uploads: upload.New(upload.Limits{MaxUploads: cfg.MaxUploads, MaxPerClient: cfg.MaxUploadsPerClient,
-			Wait: cfg.UploadWait, MinRate: cfg.UploadMinRate, RateWindow: cfg.UploadRateWindow}),
+			Wait: cfg.UploadWait, MinRate: cfg.UploadMinRate, RateWindow: cfg.UploadRateWindow, ImportsAtWork: cfg.ImportsAtWork}),
 		docs:  &upload.Documents{DB: d, Files: store, Log: logger, PublicURL: cfg.PublicURL, Secret: cfg.Secret},
 		hosts: newHostNames(cfg.ListenAddr, cfg.PublicURL, cfg.AllowedHosts)}
 	for _, rt := range s.routes() {

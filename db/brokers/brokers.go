@@ -30,6 +30,10 @@ type Options struct {
 	// Mappings are the user's mappings, by name: auto tries them, after the
 	// formats, on a header none of the formats reads.
 	Mappings []Mapping
+	// Lines is the file's number of lines, where the caller knows it (0
+	// where not): room for that many fills is made at once, rather than
+	// grown as a file of up to a million fills is read.
+	Lines int
 }
 
 // Fill is one execution read from a file.

@@ -43,13 +43,24 @@ func (s spec) missing(t *table) []string {
 
 // reader reads one file's rows by a spec.
 type reader struct {
-	t     *table
-	opt   Options
-	file  *File
-	bad   rowErrs
-	idx   map[string]int
-	fills []pendingFill
-	trips []trip
+	t    *table
+	opt  Options
+	file *File
+	bad  rowErrs
+	idx  map[string]int
+	// fills are the fill rows' fills, in file order, each with its time
+	// where its date reads without the file's date order; skipped are
+	// those a later row cancelled (IBKR).
+	fills   []Fill
+	skipped map[int]bool
+	// waiting are the fills' times that wait for the date order (digits
+	// only: 10/15/2025); stampBad the fills' times that do not read, and
+	// late those whose instant fails (at most MaxRowErrors each: no more
+	// are reported), each in file order.
+	waiting  []waitingStamp
+	stampBad rowErrs
+	late     []lateStamp
+	trips    []trip
 	// costRoles are the roles fillRow sums as a fill's cost.
 	costRoles []string
 	// mapping is the user's mapping the file is read by, nil for a format.
@@ -60,11 +71,22 @@ type reader struct {
 	names     map[string]string // the account cells read so far
 }
 
-// pendingFill is a fill whose time is still text.
-type pendingFill struct {
-	Fill
-	when    stamp
-	skipped bool // cancelled by a later row (IBKR)
+// waitingStamp is a fill's time whose date is digits only, read once the
+// file's dates have decided their order: the i-th fill's.
+type waitingStamp struct {
+	p      parsedStamp
+	i      int
+	column string
+	zone   *time.Location
+}
+
+// lateStamp is the i-th time whose date read but whose instant does not
+// (a local time a DST change skips), for the row error.
+type lateStamp struct {
+	i      int
+	line   int
+	column string
+	err    error
 }
 
 // trip is a round-trip row: two fills, whose order its times decide.
@@ -312,34 +334,63 @@ func intern(seen *map[string]string, cell string, conv func(string) string) stri
 	return c
 }
 
-// add records a fill of the row.
+// add records a fill of the row, and reads its time: at once where the
+// date is year-first (2025-10-15, 20251015) or Unix time, whatever the
+// date order; a digits-only date (10/15/2025) waits for the order the
+// file's dates decide. A file holds up to a million fills, so nothing of
+// the row's text is kept.
 func (r *reader) add(f Fill, when stamp) {
-	r.fills = append(r.fills, pendingFill{Fill: f, when: when})
+	if r.fills == nil {
+		r.fills = make([]Fill, 0, max(r.opt.Lines, 16))
+	}
+	i := len(r.fills)
+	switch {
+	case when.failed:
+	case when.epoch:
+		f.At, _ = epochTime(when.text)
+	default:
+		p, err := parseStamp(when.text)
+		if err != nil {
+			r.stampBad.add(when.line, when.column, when.column+" "+err.Error())
+			break
+		}
+		if !p.yearFirst {
+			r.waiting = append(r.waiting, waitingStamp{p: p, i: i, column: when.column, zone: when.zone})
+			break
+		}
+		if f.At, err = p.instant("", when.zone, r.opt.Location); err != nil && len(r.late) < MaxRowErrors {
+			r.late = append(r.late, lateStamp{i: i, line: when.line, column: when.column, err: err})
+		}
+	}
+	r.fills = append(r.fills, f)
 }
 
-// finish reads every time, turns round trips into their two fills, and
-// returns the file, or every bad cell.
+// finish reads the times still waiting, turns round trips into their two
+// fills, and returns the file, or every bad cell.
 //
-// A file holds up to a million fills, so the times are read without
-// copies: a year-first date (2025-10-15, 20251015) reads at once, whatever
-// the date order; only digits-only dates (10/15/2025) wait for the order
-// the file's dates decide. Bad cells are noted in the order of reading
-// every time first and then each readable one's instant, as ever.
+// Bad cells are noted in the order of reading every time first (the fill
+// rows', then the round trips') and then each readable one's instant, as
+// ever: the fill rows' were read as they came, their errors kept aside.
 func (r *reader) finish() (*File, error) {
-	n := len(r.fills) + 2*len(r.trips)
-	at := make([]time.Time, n)
-	ok := make([]bool, n)
-	var digits []parsedStamp // the readable digits-only dates, and where they are
-	var digitsAt []int
-	var late []int // year-first stamps whose instant fails, in order
-	var lateErr []error
-	for i := range n {
-		st := r.stampAt(i)
+	for _, e := range r.stampBad.Rows {
+		r.bad.add(e.Line, e.Column, e.Message)
+	}
+	// The times in order: the fills' (0 to nf-1), then each round trip's
+	// buy and sell.
+	nf := len(r.fills)
+	digits := make([]parsedStamp, 0, len(r.waiting)) // the readable digits-only dates, and where they are
+	digitsAt := make([]int, 0, len(r.waiting))
+	for _, w := range r.waiting {
+		digits, digitsAt = append(digits, w.p), append(digitsAt, w.i)
+	}
+	tripAt := make([]time.Time, 2*len(r.trips))
+	for j := range tripAt {
+		st := r.tripStamp(j)
 		if st.failed {
 			continue
 		}
 		if st.epoch {
-			at[i], ok[i] = epochTime(st.text)
+			tripAt[j], _ = epochTime(st.text)
 			continue
 		}
 		p, err := parseStamp(st.text)
@@ -347,80 +398,100 @@ func (r *reader) finish() (*File, error) {
 			r.bad.add(st.line, st.column, st.column+" "+err.Error())
 			continue
 		}
-		ok[i] = true
 		if !p.yearFirst {
-			digits, digitsAt = append(digits, p), append(digitsAt, i)
+			digits, digitsAt = append(digits, p), append(digitsAt, nf+j)
 			continue
 		}
-		if at[i], err = p.instant("", st.zone, r.opt.Location); err != nil {
-			late, lateErr = append(late, i), append(lateErr, err)
+		if tripAt[j], err = p.instant("", st.zone, r.opt.Location); err != nil {
+			r.late = append(r.late, lateStamp{i: nf + j, line: st.line, column: st.column, err: err})
 		}
 	}
 	order, warning, conflicts := dateOrder(digits, r.opt)
 	if warning != "" {
 		r.file.Warnings = append(r.file.Warnings, warning)
 	}
+	conflicted := make(map[int]bool, len(conflicts))
 	for _, k := range conflicts {
-		i := digitsAt[k]
-		ok[i] = false
-		st := r.stampAt(i)
-		r.bad.add(st.line, st.column, "the file writes some dates day-first and others month-first: choose its date order (date_order)")
+		conflicted[k] = true
+		line, column, _ := r.stampOf(digitsAt[k], k)
+		r.bad.add(line, column, "the file writes some dates day-first and others month-first: choose its date order (date_order)")
 	}
-	d := 0
-	for i := range n {
-		var err error
+	// Each digits-only date's instant, and the late errors, in the order
+	// of the times.
+	late := r.late
+	for k, i := range digitsAt {
+		for len(late) > 0 && late[0].i < i {
+			r.bad.add(late[0].line, late[0].column, late[0].column+" "+late[0].err.Error())
+			late = late[1:]
+		}
+		if conflicted[k] {
+			continue
+		}
+		line, column, zone := r.stampOf(i, k)
+		at, err := digits[k].instant(order, zone, r.opt.Location)
 		switch {
-		case d < len(digitsAt) && digitsAt[d] == i:
-			if ok[i] {
-				at[i], err = digits[d].instant(order, r.stampAt(i).zone, r.opt.Location)
-			}
-			d++
-		case len(late) > 0 && late[0] == i:
-			err, late, lateErr = lateErr[0], late[1:], lateErr[1:]
+		case err != nil:
+			r.bad.add(line, column, column+" "+err.Error())
+		case i < nf:
+			r.fills[i].At = at
+		default:
+			tripAt[i-nf] = at
 		}
-		if err != nil {
-			st := r.stampAt(i)
-			r.bad.add(st.line, st.column, st.column+" "+err.Error())
-		}
+	}
+	for _, l := range late {
+		r.bad.add(l.line, l.column, l.column+" "+l.err.Error())
 	}
 	if len(r.bad.Rows) > 0 {
 		slices.SortStableFunc(r.bad.Rows, func(a, b RowError) int { return a.Line - b.Line })
 		return nil, &Error{Rows: r.bad.Rows}
 	}
-	count := 2 * len(r.trips)
-	for _, f := range r.fills {
-		if !f.skipped {
-			count++
+	fills := r.fills
+	if len(r.skipped) > 0 {
+		kept := fills[:0]
+		for i, f := range fills {
+			if !r.skipped[i] {
+				kept = append(kept, f)
+			}
 		}
+		clear(fills[len(kept):])
+		fills = kept
 	}
-	r.file.Fills = make([]Fill, 0, count)
-	for i, f := range r.fills {
-		if f.skipped {
-			continue
+	if len(r.trips) > 0 {
+		all := make([]Fill, 0, len(fills)+2*len(r.trips))
+		all = append(all, fills...)
+		for k, tr := range r.trips {
+			all = append(all, tr.fills(tripAt[2*k], tripAt[2*k+1])...)
 		}
-		f.At = at[i]
-		r.file.Fills = append(r.file.Fills, f.Fill)
+		if len(fills) > 0 {
+			slices.SortStableFunc(all, func(a, b Fill) int { return a.Line - b.Line })
+		}
+		fills = all
 	}
-	for k, tr := range r.trips {
-		r.file.Fills = append(r.file.Fills, tr.fills(at[len(r.fills)+2*k], at[len(r.fills)+2*k+1])...)
+	if fills != nil {
+		r.file.Fills = fills
 	}
-	if len(r.trips) > 0 && len(r.fills) > 0 {
-		slices.SortStableFunc(r.file.Fills, func(a, b Fill) int { return a.Line - b.Line })
-	}
+	r.fills = nil
 	return r.file, nil
 }
 
-// stampAt is the i-th time the file's fills need: the fills' own, then
-// each round trip's buy and sell.
-func (r *reader) stampAt(i int) stamp {
+// stampOf is the line, column and header zone of the i-th time, the k-th
+// digits-only one.
+func (r *reader) stampOf(i, k int) (line int, column string, zone *time.Location) {
 	if i < len(r.fills) {
-		return r.fills[i].when
+		w := r.waiting[k]
+		return r.fills[i].Line, w.column, w.zone
 	}
-	tr := r.trips[(i-len(r.fills))/2]
-	if (i-len(r.fills))%2 == 0 {
-		return tr.bought
+	st := r.tripStamp(i - len(r.fills))
+	return st.line, st.column, st.zone
+}
+
+// tripStamp is the j-th time of the round trips: each one's buy, then its
+// sell.
+func (r *reader) tripStamp(j int) stamp {
+	if j%2 == 0 {
+		return r.trips[j/2].bought
 	}
-	return tr.sold
+	return r.trips[j/2].sold
 }
 
 // fills are a round trip's entry and exit: long when it bought first.

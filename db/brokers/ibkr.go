@@ -79,7 +79,7 @@ func (r *reader) cancel(c Fill, price string) {
 	}
 	for i := len(r.fills) - 1; i >= 0; i-- {
 		f := &r.fills[i]
-		if f.skipped {
+		if r.skipped[i] {
 			continue
 		}
 		same := f.SourceID != "" && f.SourceID == c.SourceID
@@ -87,7 +87,10 @@ func (r *reader) cancel(c Fill, price string) {
 			same = f.Contract == c.Contract && f.Side == c.Side && f.Quantity == c.Quantity && f.Price == math.Abs(p)
 		}
 		if same {
-			f.skipped = true
+			if r.skipped == nil {
+				r.skipped = map[int]bool{}
+			}
+			r.skipped[i] = true
 			r.file.Skipped++
 			return
 		}

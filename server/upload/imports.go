@@ -78,14 +78,11 @@ func importForm(mr *multipart.Reader, p *db.Principal, mappings []brokers.Mappin
 			if err != nil {
 				return db.ImportInput{}, err
 			}
-			var chunks [][]byte // the file as received, for keep
-			if keep != nil {
-				chunks = slices.Clone(file.chunks)
-			}
+			opts.Lines = file.lines + 1
 			read, err := brokers.Read(file, opts)
 			var fe *brokers.FieldError
 			if errors.As(err, &fe) && fe.Field == "format" && keep != nil {
-				keep.FileName, keep.Content = in.FileName, bytes.Join(chunks, nil)
+				keep.FileName, keep.Content = in.FileName, file.whole()
 			}
 			if err != nil {
 				return db.ImportInput{}, err
@@ -208,6 +205,7 @@ func receive(part io.Reader, max int64) (*spool, error) {
 		}
 		chunk = chunk[:n]
 		s.chunks = append(s.chunks, chunk)
+		s.lines += bytes.Count(chunk, []byte{'\n'})
 		size += int64(len(chunk))
 		if err == io.EOF && size <= max {
 			return s, nil
@@ -219,19 +217,41 @@ func receive(part io.Reader, max int64) (*spool, error) {
 	return nil, input.Invalid("file", fmt.Sprintf("file must be at most 25 MiB (%d bytes)", maxUpload))
 }
 
-// spool is a received file, read once: each chunk is let go as soon as it
-// is read, so that the file's bytes leave memory as the parser takes them.
-type spool struct{ chunks [][]byte }
+// spool is a received file, read once: each chunk but the first is let go
+// as soon as it is read, so that the file's bytes leave memory as the
+// parser takes them. lines counts its line ends, for the parser to make
+// room for its fills once; lost is set once a chunk that held bytes has
+// gone.
+type spool struct {
+	chunks [][]byte
+	i, off int // the next byte: chunks[i][off]
+	lines  int
+	lost   bool
+}
 
 func (s *spool) Read(p []byte) (int, error) {
-	for len(s.chunks) > 0 && len(s.chunks[0]) == 0 {
-		s.chunks[0] = nil
-		s.chunks = s.chunks[1:]
+	for s.i < len(s.chunks) && s.off == len(s.chunks[s.i]) {
+		if s.i > 0 {
+			s.lost = s.lost || len(s.chunks[s.i]) > 0
+			s.chunks[s.i] = nil
+		}
+		s.i, s.off = s.i+1, 0
 	}
-	if len(s.chunks) == 0 {
+	if s.i == len(s.chunks) {
 		return 0, io.EOF
 	}
-	n := copy(p, s.chunks[0])
-	s.chunks[0] = s.chunks[0][n:]
+	n := copy(p, s.chunks[s.i][s.off:])
+	s.off += n
 	return n, nil
+}
+
+// whole is the file as received, while no chunk of it has been let go
+// (nil after): the import page keeps a file whose header nothing reads,
+// which the parser refuses within its first 128 KiB, inside the first
+// chunk, which it may have read to its end (a small file, whole).
+func (s *spool) whole() []byte {
+	if s.lost {
+		return nil
+	}
+	return bytes.Join(s.chunks, nil)
 }

@@ -47,6 +47,10 @@ type Limits struct {
 	// MaxImports is how many broker files may be read and written at
 	// once, whatever way they come in (default DefaultMaxImports).
 	MaxImports int
+	// ImportsAtWork, when set, is told how many imports are at work each
+	// time one starts or ends (serve raises the collector's soft limit by
+	// what each holds: see server.ImportsAtWork).
+	ImportsAtWork func(n int)
 }
 
 // DefaultMaxImports bounds the imports at work at once: reading a 25 MiB
@@ -60,6 +64,7 @@ type Uploads struct {
 	limits  Limits
 	slots   *uploadSlots
 	imports chan struct{} // a value per import at work
+	atWork  sync.Mutex    // held while ImportsAtWork is told
 }
 
 // New is the uploads within l.
@@ -79,10 +84,21 @@ func New(l Limits) *Uploads {
 func (up *Uploads) StartImport() (release func(), ok bool) {
 	select {
 	case up.imports <- struct{}{}:
-		return func() { <-up.imports }, true
+		up.tellAtWork()
+		return func() { <-up.imports; up.tellAtWork() }, true
 	default:
 		return nil, false
 	}
+}
+
+// tellAtWork tells Limits.ImportsAtWork how many imports are at work.
+func (up *Uploads) tellAtWork() {
+	if up.limits.ImportsAtWork == nil {
+		return
+	}
+	up.atWork.Lock()
+	defer up.atWork.Unlock()
+	up.limits.ImportsAtWork(len(up.imports))
 }
 
 // ImportsBusy is the 503 of an import refused for want of a slot, with
