@@ -88,7 +88,8 @@ func cpuTime(t *testing.T, pid int) time.Duration {
 // It runs only with TJ_LARGE_IMPORT=1, alone: an import of that file is
 // 41-43 s of the server's CPU, within the 60 s at load 5-7 on 2 cores, but
 // under go test ./... the server package's tests run beside it (load 9.4)
-// and the page's import took 70 s, its answer cut off.
+// and the page's import took 70 s, its answer cut off. .ci/run runs it
+// alone after go test ./....
 func TestLargestImport(t *testing.T) {
 	if os.Getenv("TJ_LARGE_IMPORT") == "" {
 		t.Skip("times the largest import against serve's write timeout: run alone with TJ_LARGE_IMPORT=1")
