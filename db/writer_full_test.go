@@ -22,7 +22,25 @@ import (
 // the disk refused, the members before that one included, hears a storage
 // full error (IsStorageFull: the API's 507), never another error (a 500),
 // and every acknowledged write is in the journal a new DB opens.
+//
+// Whether a spill meets the full disk in a group of more than one write
+// is down to timing: an attempt that did not reach that case (2 in 15 on
+// a loaded machine) is made again, on a disk of its own, up to 5 times.
 func TestWriterGroupFullDisk(t *testing.T) {
+	for attempt := 1; attempt <= 5; attempt++ {
+		grouped := writerGroupFullDisk(t)
+		if t.Failed() || grouped > 0 {
+			return
+		}
+		t.Logf("attempt %d: no group was rolled back for a later member's sake", attempt)
+	}
+	t.Error("no group was rolled back for a later member's sake in 5 attempts: the test did not reach the case it is for")
+}
+
+// writerGroupFullDisk is one attempt of TestWriterGroupFullDisk; it
+// returns how many refused writes were refused for another member of
+// their group.
+func writerGroupFullDisk(t *testing.T) int {
 	const writers = 16
 	mnt := mountTmpfs(t, "8m")
 	path := filepath.Join(mnt, "journal.db")
@@ -105,9 +123,6 @@ func TestWriterGroupFullDisk(t *testing.T) {
 	filler := fillDisk(t, mnt)
 	<-stopped
 	t.Logf("%d writes acknowledged, %d refused, %d of them for another member of their group", len(acked), refused, grouped)
-	if grouped == 0 {
-		t.Error("no group was rolled back for a later member's sake: the test did not reach the case it is for")
-	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -135,6 +150,7 @@ func TestWriterGroupFullDisk(t *testing.T) {
 	if problems, err := d.IntegrityCheck(ctx); err != nil || len(problems) > 0 {
 		t.Errorf("integrity check: %v %v", problems, err)
 	}
+	return grouped
 }
 
 // mountTmpfs mounts a tmpfs of size on a new temporary directory for the
