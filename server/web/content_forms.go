@@ -388,10 +388,7 @@ func (s *Pages) chartBookFields(r *http.Request, sess *db.Session) ([]field, err
 	}
 	out, err := s.withDocumentChoices(r, sess, out, field{Label: "Charts and documents",
 		Hint: "Kept in the order shown: upload charts on the documents page or a trade's page"},
-		func(ctx context.Context, id string) ([]string, error) {
-			b, err := s.db.ChartBooks().Get(ctx, sess.UserID, id)
-			return b.DocumentIDs, err
-		})
+		linkedDocuments(sess.UserID, s.db.ChartBooks().Get, func(b db.ChartBook) []string { return b.DocumentIDs }))
 	if err != nil {
 		return nil, err
 	}
