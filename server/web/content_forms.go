@@ -126,16 +126,6 @@ func contentDescriber[T, In any](store db.Content[T, In], describe func(T) (stri
 	}
 }
 
-// deleteOnly is a store's delete, as the API's DELETE makes it, for a
-// page's delete step: what it reports back (its warnings) is the API's to
-// show, the confirm step having said it before.
-func deleteOnly[R any](del func(ctx context.Context, userID, id string) (R, error)) func(ctx context.Context, userID, id string) error {
-	return func(ctx context.Context, userID, id string) error {
-		_, err := del(ctx, userID, id)
-		return err
-	}
-}
-
 // refWords words a reference to a record that is not the user's (the
 // db's *NotFoundError naming a field) as its form shows it beside the
 // field, "Trade is not one of your trades", keeping the API's 404.
