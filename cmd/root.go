@@ -100,11 +100,9 @@ func openDataDir(ctx context.Context, path string) (*dataDir, error) {
 	if err == nil {
 		// SQLite creates its files with the process's umask: the journal
 		// is private whatever the directory's mode.
-		for _, suffix := range []string{"", "-wal", "-shm"} {
-			if err := os.Chmod(filepath.Join(path, "journal.db"+suffix), 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				d.Close()
-				return nil, err
-			}
+		if err := db.MakePrivate(filepath.Join(path, "journal.db")); err != nil {
+			d.Close()
+			return nil, err
 		}
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -151,6 +152,19 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 // openReadOnly opens a pool of read-only connections of the given kind, one
 // or more a core, and makes sure it can read.
+// MakePrivate sets the database at path, and its -wal and -shm files
+// where they exist, to mode 0600: SQLite (or a restore) creates them with
+// the process's umask, and the journal is private whatever the directory's
+// mode.
+func MakePrivate(path string) error {
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Chmod(path+suffix, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
 func openReadOnly(ctx context.Context, path string, kind conn) (*sql.DB, error) {
 	pool, err := sql.Open("sqlite", dsn(path, kind))
 	if err != nil {

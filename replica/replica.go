@@ -419,10 +419,8 @@ func Restore(ctx context.Context, t *Target, dir string, at time.Time) (err erro
 	if err := rep.Restore(ctx, opt); err != nil {
 		return fmt.Errorf("restore the database from %s: %w", t.url, err)
 	}
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		if err := os.Chmod(opt.OutputPath+suffix, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
+	if err := db.MakePrivate(opt.OutputPath); err != nil {
+		return err
 	}
 
 	secret, err := readSecret(ctx, t)

@@ -20,7 +20,6 @@ import (
 // report cards; payouts and expenses edited and deleted; documents
 // replaced and deleted.
 func (s *Pages) contentRoutes() []Route {
-	reportCards, plans, writeUps, books := s.db.ReportCards(), s.db.TradingPlans(), s.db.WriteUps(), s.db.ChartBooks()
 	routes := []Route{
 		{Pattern: "GET /journal", Handler: s.page("content:read", s.handleJournal)},
 		{Pattern: "GET /journal/report-cards", Handler: s.page("content:read", s.journalKind(s.reportCardSection))},
@@ -28,10 +27,10 @@ func (s *Pages) contentRoutes() []Route {
 		{Pattern: "GET /journal/write-ups", Handler: s.page("content:read", s.journalKind(s.writeUpSection))},
 		{Pattern: "GET /journal/chart-books", Handler: s.page("content:read", s.journalKind(s.chartBookSection))},
 	}
-	routes = append(routes, contentKindRoutes(s, s.reportCardPages(), reportCards, "/api/v1/report-cards", describeReportCard)...)
-	routes = append(routes, contentKindRoutes(s, s.planPages(), plans, "/api/v1/trading-plans", describePlan)...)
-	routes = append(routes, contentKindRoutes(s, s.writeUpPages(), writeUps, "/api/v1/write-ups", describeWriteUp)...)
-	routes = append(routes, contentKindRoutes(s, s.chartBookPages(), books, "/api/v1/chart-books", describeChartBook)...)
+	routes = append(routes, s.reportCardPages().routes(s)...)
+	routes = append(routes, s.planPages().routes(s)...)
+	routes = append(routes, s.writeUpPages().routes(s)...)
+	routes = append(routes, s.chartBookPages().routes(s)...)
 	routes = append(routes, s.payoutFormRoutes()...)
 	return append(routes, s.documentFormRoutes()...)
 }
@@ -82,11 +81,35 @@ func (lp livePages[In, T]) routes(s *Pages, scope, api string, create bool,
 		Route{Pattern: "POST " + p + "/{id}/delete", Handler: s.page(scope, s.deletePost(lp.kind, p, del)), API: "DELETE " + api + "/{id}"})
 }
 
-// contentKindRoutes are a content kind's form pages (new, edit, delete)
-// under content:write, each post naming the API write under api it makes.
-func contentKindRoutes[In, T any](s *Pages, lp livePages[In, T], store db.Content[T, In], api string,
-	describe func(T) (string, []string)) []Route {
-	return lp.routes(s, "content:write", api, true, contentDescriber(store, describe), deleteOnly(store.Delete))
+// contentPages are a content kind's new, edit and delete pages, in the
+// journal: a kind states what differs (its words, its form, its store and
+// API collection), and routes wires the rest the same for every kind.
+type contentPages[In, T any] struct {
+	kind, path string // "Write-up", "/journal/write-ups"
+	api        string // "/api/v1/write-ups": the collection its posts write to
+	store      db.Content[T, In]
+	read       func(r *formReader) In
+	check      func(in *In, create bool) error
+	values     func(T) url.Values
+	// describe names a record, and what its delete takes with it, for
+	// the confirm step; the name alone titles its edit.
+	describe func(T) (string, []string)
+	defaults func(r *http.Request, sess *db.Session) url.Values // nil: a new form shows empty
+	choose   func(r *http.Request, sess *db.Session) ([]field, error)
+}
+
+// routes are the kind's form pages under content:write, each post naming
+// the API write under api it makes: the store's get, its create and update
+// with their refusals of another's records in the form's words, and its
+// delete.
+func (c contentPages[In, T]) routes(s *Pages) []Route {
+	lp := livePages[In, T]{recordPages[In, T]{
+		kind: c.kind, path: c.path, nav: "journal",
+		read: c.read, check: c.check, values: c.values,
+		get: c.store.Get, create: createWords(c.store.Create), update: updateWords(c.store.Update),
+		describe: titleOf(c.describe), defaults: c.defaults,
+	}, c.choose}
+	return lp.routes(s, "content:write", c.api, true, contentDescriber(c.store, c.describe), deleteOnly(c.store.Delete))
 }
 
 // contentDescriber names what deleting a record of a content kind takes
@@ -100,16 +123,6 @@ func contentDescriber[T, In any](store db.Content[T, In], describe func(T) (stri
 		}
 		title, out := describe(rec)
 		return title, out, nil
-	}
-}
-
-// deleteOnly is a store's delete, as the API's DELETE makes it, for a
-// page's delete step: what it reports back (its warnings) is the API's to
-// show, the confirm step having said it before.
-func deleteOnly[R any](del func(ctx context.Context, userID, id string) (R, error)) func(ctx context.Context, userID, id string) error {
-	return func(ctx context.Context, userID, id string) error {
-		_, err := del(ctx, userID, id)
-		return err
 	}
 }
 
@@ -167,17 +180,15 @@ func unlinksTags(tags []db.TagRef) []string {
 
 // reportCardPages are a report card's new, edit and delete pages; a new
 // one is for today in the user's timezone, or the day its link names.
-func (s *Pages) reportCardPages() livePages[db.ReportCardInput, db.ReportCard] {
-	store := s.db.ReportCards()
-	return livePages[db.ReportCardInput, db.ReportCard]{recordPages[db.ReportCardInput, db.ReportCard]{
-		kind: "Report card", path: "/journal/report-cards", nav: "journal",
-		read: readReportCardForm, check: input.ReportCard, values: reportCardValues,
-		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
-		describe: titleOf(describeReportCard),
+func (s *Pages) reportCardPages() contentPages[db.ReportCardInput, db.ReportCard] {
+	return contentPages[db.ReportCardInput, db.ReportCard]{
+		kind: "Report card", path: "/journal/report-cards", api: "/api/v1/report-cards", store: s.db.ReportCards(),
+		read: readReportCardForm, check: input.ReportCard, values: reportCardValues, describe: describeReportCard,
 		defaults: func(r *http.Request, sess *db.Session) url.Values {
 			return url.Values{"report_date": {s.dayOf(r, sess)}}
 		},
-	}, s.reportCardFields}
+		choose: s.reportCardFields,
+	}
 }
 
 func (s *Pages) reportCardFields(r *http.Request, sess *db.Session) ([]field, error) {
@@ -222,18 +233,16 @@ func describeReportCard(c db.ReportCard) (string, []string) {
 
 // planPages are a trading plan's new, edit and delete pages; a new one is
 // for today, or the day its link names, and titled after it.
-func (s *Pages) planPages() livePages[db.TradingPlanInput, db.TradingPlan] {
-	store := s.db.TradingPlans()
-	return livePages[db.TradingPlanInput, db.TradingPlan]{recordPages[db.TradingPlanInput, db.TradingPlan]{
-		kind: "Trading plan", path: "/journal/trading-plans", nav: "journal",
-		read: readPlanForm, check: input.TradingPlan, values: planValues,
-		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
-		describe: titleOf(describePlan),
+func (s *Pages) planPages() contentPages[db.TradingPlanInput, db.TradingPlan] {
+	return contentPages[db.TradingPlanInput, db.TradingPlan]{
+		kind: "Trading plan", path: "/journal/trading-plans", api: "/api/v1/trading-plans", store: s.db.TradingPlans(),
+		read: readPlanForm, check: input.TradingPlan, values: planValues, describe: describePlan,
 		defaults: func(r *http.Request, sess *db.Session) url.Values {
 			day := s.dayOf(r, sess)
 			return url.Values{"plan_date": {day}, "title": {"Plan for " + day}}
 		},
-	}, s.planFields}
+		choose: s.planFields,
+	}
 }
 
 func (s *Pages) planFields(r *http.Request, sess *db.Session) ([]field, error) {
@@ -273,17 +282,15 @@ func describePlan(p db.TradingPlan) (string, []string) {
 
 // writeUpPages are a write-up's new, edit and delete pages; a new one is
 // of the trade its link names (?trade_id=, from the trade's page).
-func (s *Pages) writeUpPages() livePages[db.WriteUpInput, db.WriteUp] {
-	store := s.db.WriteUps()
-	return livePages[db.WriteUpInput, db.WriteUp]{recordPages[db.WriteUpInput, db.WriteUp]{
-		kind: "Write-up", path: "/journal/write-ups", nav: "journal",
-		read: readWriteUpForm, check: input.WriteUp, values: writeUpValues,
-		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
-		describe: titleOf(describeWriteUp),
+func (s *Pages) writeUpPages() contentPages[db.WriteUpInput, db.WriteUp] {
+	return contentPages[db.WriteUpInput, db.WriteUp]{
+		kind: "Write-up", path: "/journal/write-ups", api: "/api/v1/write-ups", store: s.db.WriteUps(),
+		read: readWriteUpForm, check: input.WriteUp, values: writeUpValues, describe: describeWriteUp,
 		defaults: func(r *http.Request, sess *db.Session) url.Values {
 			return url.Values{"trade_id": {r.URL.Query().Get("trade_id")}}
 		},
-	}, s.writeUpFields}
+		choose: s.writeUpFields,
+	}
 }
 
 // writeUpFields offer the user's latest trades by date, symbol, side and
@@ -349,14 +356,12 @@ func describeWriteUp(w db.WriteUp) (string, []string) {
 // The chart book: charts and documents kept together, in order.
 
 // chartBookPages are a chart book's new, edit and delete pages.
-func (s *Pages) chartBookPages() livePages[db.ChartBookInput, db.ChartBook] {
-	store := s.db.ChartBooks()
-	return livePages[db.ChartBookInput, db.ChartBook]{recordPages[db.ChartBookInput, db.ChartBook]{
-		kind: "Chart book", path: "/journal/chart-books", nav: "journal",
-		read: readChartBookForm, check: input.ChartBook, values: chartBookValues,
-		get: store.Get, create: createWords(store.Create), update: updateWords(store.Update),
-		describe: titleOf(describeChartBook),
-	}, s.chartBookFields}
+func (s *Pages) chartBookPages() contentPages[db.ChartBookInput, db.ChartBook] {
+	return contentPages[db.ChartBookInput, db.ChartBook]{
+		kind: "Chart book", path: "/journal/chart-books", api: "/api/v1/chart-books", store: s.db.ChartBooks(),
+		read: readChartBookForm, check: input.ChartBook, values: chartBookValues, describe: describeChartBook,
+		choose: s.chartBookFields,
+	}
 }
 
 func (s *Pages) chartBookFields(r *http.Request, sess *db.Session) ([]field, error) {
@@ -373,10 +378,7 @@ func (s *Pages) chartBookFields(r *http.Request, sess *db.Session) ([]field, err
 	}
 	out, err := s.withDocumentChoices(r, sess, out, field{Label: "Charts and documents",
 		Hint: "Kept in the order shown: upload charts on the documents page or a trade's page"},
-		func(ctx context.Context, id string) ([]string, error) {
-			b, err := s.db.ChartBooks().Get(ctx, sess.UserID, id)
-			return b.DocumentIDs, err
-		})
+		linkedDocuments(sess.UserID, s.db.ChartBooks().Get, func(b db.ChartBook) []string { return b.DocumentIDs }))
 	if err != nil {
 		return nil, err
 	}

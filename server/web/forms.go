@@ -345,6 +345,16 @@ func (s *Pages) deletePost(kind, path string, del func(ctx context.Context, user
 	}
 }
 
+// deleteOnly is a store's delete, as the API's DELETE makes it, for a
+// page's delete step: what it reports back (its warnings) is the API's to
+// show, the confirm step having said it before.
+func deleteOnly[R any](del func(ctx context.Context, userID, id string) (R, error)) func(ctx context.Context, userID, id string) error {
+	return func(ctx context.Context, userID, id string) error {
+		_, err := del(ctx, userID, id)
+		return err
+	}
+}
+
 // count is n things, as a confirm step lists them: "12 trades", "1 payout".
 func count(n int, one, many string) string {
 	if n == 1 {

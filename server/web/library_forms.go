@@ -18,7 +18,7 @@ func (s *Pages) libraryRoutes() []Route {
 	// a post goes back there.
 	routes := []Route{{Pattern: "GET /playbooks", Handler: http.RedirectHandler("/library", http.StatusSeeOther)}}
 	routes = append(routes, s.playbookPages().routes(s, "playbooks:write", "/api/v1/playbooks", true,
-		s.describePlaybookDelete, s.deletePlaybook)...)
+		s.describePlaybookDelete, deleteOnly(s.db.DeletePlaybook))...)
 	routes = append(routes, s.strategyRoutes()...)
 	routes = append(routes, s.tagRoutes()...)
 	return append(routes, s.instrumentRoutes()...)
@@ -199,10 +199,4 @@ func agree(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// deletePlaybook deletes a playbook as the API's DELETE does.
-func (s *Pages) deletePlaybook(ctx context.Context, userID, id string) error {
-	_, err := s.db.DeletePlaybook(ctx, userID, id)
-	return err
 }

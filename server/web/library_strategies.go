@@ -27,7 +27,7 @@ func (s *Pages) strategyRoutes() []Route {
 	// a post goes back there.
 	routes := []Route{{Pattern: "GET /strategies", Handler: http.RedirectHandler("/library", http.StatusSeeOther)}}
 	return append(routes, s.strategyPages().routes(s, "playbooks:write", "/api/v1/strategies", true,
-		s.describeStrategyDelete, s.deleteStrategy)...)
+		s.describeStrategyDelete, deleteOnly(s.db.DeleteStrategy))...)
 }
 
 // strategyBaseFields are the strategy form's own fields; the tags to tick
@@ -223,10 +223,4 @@ func (s *Pages) describeStrategyDelete(ctx context.Context, userID, id string) (
 		out = append(out, "removes its "+count(n.TagLinks, "tag", "tags"))
 	}
 	return "the strategy " + st.Title, out, nil
-}
-
-// deleteStrategy deletes a strategy as the API's DELETE does.
-func (s *Pages) deleteStrategy(ctx context.Context, userID, id string) error {
-	_, err := s.db.DeleteStrategy(ctx, userID, id)
-	return err
 }

@@ -27,7 +27,7 @@ func (s *Pages) tagRoutes() []Route {
 		{Pattern: "GET /tags/{id}/edit", Handler: s.page("tags:write", tags.step(s, recordPages[db.TagUpdate, db.Tag].editForm))},
 		{Pattern: "POST /tags/{id}", Handler: s.page("tags:write", tags.step(s, recordPages[db.TagUpdate, db.Tag].updatePost)), API: "PUT /api/v1/tags"},
 		{Pattern: "GET /tags/{id}/delete", Handler: s.page("tags:write", s.confirmDelete("Tag", "/tags", "library", s.describeTagDelete))},
-		{Pattern: "POST /tags/{id}/delete", Handler: s.page("tags:write", s.deletePost("Tag", "/tags", s.deleteTag)), API: "DELETE /api/v1/tags"},
+		{Pattern: "POST /tags/{id}/delete", Handler: s.page("tags:write", s.deletePost("Tag", "/tags", deleteOnly(s.db.DeleteTag))), API: "DELETE /api/v1/tags"},
 		// A group's pages go back to the tags page, message and all.
 		{Pattern: "GET /tag-groups", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, (&url.URL{Path: "/tags", RawQuery: r.URL.RawQuery}).String(), http.StatusSeeOther)
@@ -36,7 +36,7 @@ func (s *Pages) tagRoutes() []Route {
 		{Pattern: "GET /tag-groups/{id}/edit", Handler: s.page("tags:write", groups.editForm(s))},
 		{Pattern: "POST /tag-groups/{id}", Handler: s.page("tags:write", groups.updatePost(s)), API: "PUT /api/v1/tags"},
 		{Pattern: "GET /tag-groups/{id}/delete", Handler: s.page("tags:write", s.confirmDelete("Tag group", "/tag-groups", "library", s.describeTagGroupDelete))},
-		{Pattern: "POST /tag-groups/{id}/delete", Handler: s.page("tags:write", s.deletePost("Tag group", "/tag-groups", s.deleteTagGroup)), API: "DELETE /api/v1/tags"},
+		{Pattern: "POST /tag-groups/{id}/delete", Handler: s.page("tags:write", s.deletePost("Tag group", "/tag-groups", deleteOnly(s.db.DeleteTagGroup))), API: "DELETE /api/v1/tags"},
 	}
 }
 
@@ -348,17 +348,4 @@ func (s *Pages) describeTagGroupDelete(ctx context.Context, userID, id string) (
 		out = append(out, "takes them off "+strings.Join(uses, ", ")+", which "+agree(n.Links(), "stays", "stay"))
 	}
 	return "the group " + g.Name, out, nil
-}
-
-// deleteTag deletes a tag as DELETE /api/v1/tags?type=tag does.
-func (s *Pages) deleteTag(ctx context.Context, userID, id string) error {
-	_, err := s.db.DeleteTag(ctx, userID, id)
-	return err
-}
-
-// deleteTagGroup deletes a group with its tags as DELETE
-// /api/v1/tags?type=tag_group does.
-func (s *Pages) deleteTagGroup(ctx context.Context, userID, id string) error {
-	_, err := s.db.DeleteTagGroup(ctx, userID, id)
-	return err
 }

@@ -159,10 +159,8 @@ func (s *Pages) payoutFields(r *http.Request, sess *db.Session) ([]field, error)
 		{Name: "reference", Label: "Reference", Kind: "text"},
 		{Name: "notes", Label: "Notes", Kind: "textarea"},
 	}
-	return s.withDocumentChoices(r, sess, fields, receipts, func(ctx context.Context, id string) ([]string, error) {
-		p, err := s.db.Payout(ctx, sess.UserID, id)
-		return p.DocumentIDs, err
-	})
+	return s.withDocumentChoices(r, sess, fields, receipts,
+		linkedDocuments(sess.UserID, s.db.Payout, func(p db.Payout) []string { return p.DocumentIDs }))
 }
 
 // readPayoutForm reads the payout form as the API's body would carry it:
@@ -220,10 +218,8 @@ func (s *Pages) expenseFields(r *http.Request, sess *db.Session) ([]field, error
 		{Name: "category", Label: "Category", Kind: "select", Choices: db.ExpenseCategories, Required: true},
 		{Name: "description", Label: "Description", Kind: "textarea"},
 	}
-	return s.withDocumentChoices(r, sess, fields, receipts, func(ctx context.Context, id string) ([]string, error) {
-		e, err := s.db.Expense(ctx, sess.UserID, id)
-		return e.DocumentIDs, err
-	})
+	return s.withDocumentChoices(r, sess, fields, receipts,
+		linkedDocuments(sess.UserID, s.db.Expense, func(e db.Expense) []string { return e.DocumentIDs }))
 }
 
 // readExpenseForm reads the expense form: an emptied account, firm or
@@ -308,4 +304,14 @@ func (s *Pages) withDocumentChoices(r *http.Request, sess *db.Session, fields []
 	}
 	docs.Name, docs.Kind = "document_ids", "checks"
 	return append(fields, docs), nil
+}
+
+// linkedDocuments is withDocumentChoices' linked for a kind whose get reads
+// the user's record of that id and ids are the documents it links, in order.
+func linkedDocuments[T any](userID string, get func(ctx context.Context, userID, id string) (T, error),
+	ids func(T) []string) func(ctx context.Context, id string) ([]string, error) {
+	return func(ctx context.Context, id string) ([]string, error) {
+		v, err := get(ctx, userID, id)
+		return ids(v), err
+	}
 }

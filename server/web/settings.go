@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"tradejournal/db"
-	"tradejournal/server/auth"
 	"tradejournal/server/input"
 	"tradejournal/server/problem"
 )
@@ -195,7 +194,5 @@ func (s *Pages) handleSignOutEverywhere(w http.ResponseWriter, r *http.Request, 
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: auth.SessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
-	http.Redirect(w, r, "/login", http.StatusSeeOther)
+	s.signedOut(w, r)
 }

@@ -25,7 +25,7 @@ func (s *Pages) tradeRoutes() []Route {
 		{Pattern: "GET /trades/{id}/edit", Handler: s.page("trades:write", s.handleTradeEdit)},
 		{Pattern: "POST /trades/{id}", Handler: s.page("trades:write", s.handleTradeUpdate), API: "PUT /api/v1/trades/{id}"},
 		{Pattern: "GET /trades/{id}/delete", Handler: s.page("trades:write", s.confirmDelete("Trade", "/trades", "trades", s.describeTradeDelete))},
-		{Pattern: "POST /trades/{id}/delete", Handler: s.page("trades:write", s.deletePost("Trade", "/trades", s.deleteTrade)), API: "DELETE /api/v1/trades/{id}"},
+		{Pattern: "POST /trades/{id}/delete", Handler: s.page("trades:write", s.deletePost("Trade", "/trades", deleteOnly(s.db.DeleteTrade))), API: "DELETE /api/v1/trades/{id}"},
 		{Pattern: "GET /trades/bulk", Handler: s.page("trades:write", s.handleBulkForm)},
 		{Pattern: "GET /trades/bulk/delete", Handler: s.page("trades:write", s.handleBulkDeleteConfirm)},
 		{Pattern: "POST /trades/bulk", Handler: s.page("trades:write", s.handleBulkPost), API: "POST /api/v1/trades/bulk"},
@@ -523,12 +523,6 @@ func tradeRemovalLines(n db.TradeRemoval) []string {
 		out = append(out, "unlinks "+count(n.Documents, "document", "documents")+" (the documents stay)")
 	}
 	return out
-}
-
-// deleteTrade deletes a trade as DELETE /api/v1/trades/{id} does.
-func (s *Pages) deleteTrade(ctx context.Context, userID, id string) error {
-	_, err := s.db.DeleteTrade(ctx, userID, id)
-	return err
 }
 
 // The trade list's selection: the list ticks trades (a GET form, so that

@@ -607,6 +607,13 @@ func (s *Pages) handleLogout(w http.ResponseWriter, r *http.Request, _ *db.Sessi
 			return
 		}
 	}
+	s.signedOut(w, r)
+}
+
+// signedOut ends a sign-out, of this session or of all the user's: the
+// browser's session cookie cleared, with the attributes the sign-in set
+// it with, and the way back to the sign-in page.
+func (s *Pages) signedOut(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: auth.SessionCookie, Value: "", Path: "/", MaxAge: -1,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
 	http.Redirect(w, r, "/login", http.StatusSeeOther)
