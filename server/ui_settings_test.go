@@ -99,9 +99,11 @@ func TestSettings(t *testing.T) {
 	if w := bob.send(t, "POST", "/settings/keys/"+keys[0].ID+"/revoke", url.Values{"csrf": {csrfOf(t, bob, "/settings")}}, ""); w.Code != http.StatusNotFound {
 		t.Errorf("bob revoking alice's key: %d, want 404", w.Code)
 	}
-	if w := b.send(t, "POST", "/settings/sign-out-everywhere", url.Values{"csrf": {csrf}}, ""); w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/login" {
+	w = b.send(t, "POST", "/settings/sign-out-everywhere", url.Values{"csrf": {csrf}}, "")
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/login" {
 		t.Fatalf("sign out everywhere: %d", w.Code)
 	}
+	clearsSession(t, w)
 	for name, br := range map[string]*browser{"this": b, "the other": other} {
 		if w := br.send(t, "GET", "/dashboard", nil, ""); w.Code != http.StatusSeeOther {
 			t.Errorf("alice's %s browser after signing out everywhere: %d", name, w.Code)

@@ -18,6 +18,7 @@ import (
 	"tradejournal/db"
 	"tradejournal/files"
 	"tradejournal/server"
+	"tradejournal/server/auth"
 )
 
 // browser is a test's browser: the session cookie it holds.
@@ -184,6 +185,7 @@ func TestPagesSignIn(t *testing.T) {
 	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/login" {
 		t.Fatalf("sign-out: %d %s", w.Code, w.Body)
 	}
+	clearsSession(t, w)
 	if w := b.send(t, "GET", "/dashboard", nil, ""); w.Code != http.StatusSeeOther {
 		t.Errorf("after sign-out the old cookie still opens the dashboard: %d", w.Code)
 	}
@@ -759,4 +761,19 @@ func TestPageOnFullDisk(t *testing.T) {
 	if w := add(); w.Code != http.StatusSeeOther {
 		t.Errorf("the form with space again: %d %s", w.Code, w.Body)
 	}
+}
+
+// clearsSession fails unless the answer tells the browser to drop its
+// session cookie: the same name and path, no value, expired, HttpOnly.
+func clearsSession(t *testing.T, w *httptest.ResponseRecorder) {
+	t.Helper()
+	for _, c := range (&http.Response{Header: w.Header()}).Cookies() {
+		if c.Name == auth.SessionCookie {
+			if c.Value != "" || c.MaxAge >= 0 || c.Path != "/" || !c.HttpOnly {
+				t.Errorf("sign-out's session cookie: %q, want it cleared", c.String())
+			}
+			return
+		}
+	}
+	t.Errorf("sign-out sets no %s cookie: the browser keeps its session cookie", auth.SessionCookie)
 }
