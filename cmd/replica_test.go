@@ -90,6 +90,15 @@ func testReplicaRestore(t *testing.T, url string, extra []string) {
 	if out, err := runBinary(t, append([]string{"restore", url, latest}, extra...)...); err != nil {
 		t.Fatalf("restore: %v\n%s", err, out)
 	}
+	for _, name := range []string{"journal.db", "secret"} { // as serve keeps them: the owner's alone
+		fi, err := os.Stat(filepath.Join(latest, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("restored %s is %v, want -rw-------", name, fi.Mode())
+		}
+	}
 	if out, err := runBinary(t, "check", "--data", latest); err != nil {
 		t.Fatalf("check on the restored directory: %v\n%s", err, out)
 	}
