@@ -597,7 +597,7 @@ func (a accountRow) HasRules() bool {
 // /accounts/{id}/status's figures): balance, the floor and the room to it,
 // today's loss left, the target, days, consistency and breaches.
 func (s *Pages) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	accounts, err := s.accounts(r.Context(), sess.UserID)
+	accounts, _, err := s.db.Accounts(r.Context(), sess.UserID, db.Page{Limit: maxPageAccounts})
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return

@@ -240,7 +240,7 @@ func appendMoney(b []byte, v float64) []byte {
 
 // accountList is the user's accounts as the pages offer them: in the
 // filters and forms, and by number where a record names its account.
-type accountList []db.Account
+type accountList []db.AccountName
 
 // Number is the number of the account id names, or "" when none does.
 func (l accountList) Number(id string) string {
@@ -252,12 +252,15 @@ func (l accountList) Number(id string) string {
 	return ""
 }
 
-// accounts reads the user's accounts for a page (a trader has a few; the
-// first 100 are shown).
+// accounts reads the user's accounts for a page, by number and name (a
+// trader has a few; the first 100 are shown). The Accounts page, which
+// shows everything of each, reads them whole.
 func (s *Pages) accounts(ctx context.Context, userID string) (accountList, error) {
-	list, _, err := s.db.Accounts(ctx, userID, db.Page{Limit: 100})
-	return list, err
+	return s.db.AccountNames(ctx, userID, maxPageAccounts)
 }
+
+// maxPageAccounts bounds the accounts a page offers and shows.
+const maxPageAccounts = 100
 
 // pageData is what every page's layout reads.
 type pageData struct {
