@@ -22,6 +22,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"tradejournal/server/problem"
@@ -44,6 +45,10 @@ type Pages struct {
 	uploads   *upload.Uploads
 	docs      *upload.Documents
 	publicURL string
+	// bufs are the buffers pages are written into, kept for the next page:
+	// a trade list page is about 60 KB, which a new buffer reached by
+	// doubling, allocating twice that for every page.
+	bufs sync.Pool
 }
 
 // Config is what the pages are given: the journal and the plumbing they
@@ -310,9 +315,9 @@ func (s *Pages) render(w http.ResponseWriter, r *http.Request, status int, page 
 			l.Unreviewed = n
 		}
 	}
-	var buf bytes.Buffer
-	err := writeLayout(&buf, templates[page], l)
-	s.send(w, r, status, page, &buf, err)
+	buf := s.buffer()
+	defer s.release(buf)
+	s.send(w, r, status, page, buf, writeLayout(buf, templates[page], l))
 }
 
 // navLinks are the main navigation's links, in order: a page's Nav names
@@ -404,10 +409,30 @@ func (s *Pages) reviewSince(timezone string) string {
 // renderPart answers with one named template of a page: a fragment of
 // it that the page's script asks for.
 func (s *Pages) renderPart(w http.ResponseWriter, r *http.Request, status int, page, name string, data any) {
-	var buf bytes.Buffer
-	err := templates[page].ExecuteTemplate(&buf, name, data)
-	s.send(w, r, status, page, &buf, err)
+	buf := s.buffer()
+	defer s.release(buf)
+	s.send(w, r, status, page, buf, templates[page].ExecuteTemplate(buf, name, data))
 }
+
+// buffer is an empty buffer to write a page into, to release once sent.
+func (s *Pages) buffer() *bytes.Buffer {
+	if b, ok := s.bufs.Get().(*bytes.Buffer); ok {
+		return b
+	}
+	return new(bytes.Buffer)
+}
+
+// release keeps b for another page, unless a page of unusual length (a
+// long journal page, an import's preview) grew it past maxKeptBuffer.
+func (s *Pages) release(b *bytes.Buffer) {
+	if b.Cap() <= maxKeptBuffer {
+		b.Reset()
+		s.bufs.Put(b)
+	}
+}
+
+// maxKeptBuffer bounds a buffer kept for the next page.
+const maxKeptBuffer = 256 << 10
 
 // send answers with a page, or a fragment of one, written into buf; err,
 // the template's error, is a bug, answered as a 500.
