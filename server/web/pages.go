@@ -258,17 +258,11 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 	}
 	s.render(w, r, http.StatusOK, "trades", struct {
 		pageData
-		Filter           db.TradeFilter
-		Statuses         []string
-		Accounts         accountList
-		Trades           []db.TradeRow
-		Rows             template.HTML
-		Total, From, To  int
-		PrevURL, NextURL string
-		ReviewURL        string
-	}{pageData{Session: sess, Nav: "trades"}, filter, db.TradeStatuses, accounts, trades,
-		tradeRows(trades, accounts, sess.Can("trades:write")), total,
-		min(total, page.Offset+1), page.Offset + len(trades), prev, next, "/review?" + review.Encode()})
+		Main template.HTML
+	}{pageData{Session: sess, Nav: "trades"}, tradesMain(tradesPage{Filter: filter, Statuses: db.TradeStatuses,
+		Accounts: accounts, Trades: trades, CanWrite: sess.Can("trades:write"), Total: total,
+		From: min(total, page.Offset+1), To: page.Offset + len(trades), PrevURL: prev, NextURL: next,
+		ReviewURL: "/review?" + review.Encode()})})
 }
 
 // tradePage is the one-trade page's data.
