@@ -263,6 +263,37 @@ func (db *DB) Accounts(ctx context.Context, userID string, page Page) ([]Account
 	return out, total, nil
 }
 
+// AccountName is an account as the pages name it: in their filters and
+// selects, and beside a record of the account.
+type AccountName struct {
+	ID, AccountNumber, Name string
+}
+
+// AccountNames are the user's first limit accounts in Accounts' order,
+// with only what names them: one statement kept prepared (every trade list
+// and dashboard page reads it), no count and no tags. It only reads.
+func (db *DB) AccountNames(ctx context.Context, userID string, limit int) ([]AccountName, error) {
+	stmt, err := db.readStmts.prepared(ctx, `SELECT id, account_number, name FROM accounts WHERE user_id = ?
+		ORDER BY created_at DESC, id DESC LIMIT ?`)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := stmt.QueryContext(ctx, userID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []AccountName
+	for rows.Next() {
+		var a AccountName
+		if err := rows.Scan(&a.ID, &a.AccountNumber, &a.Name); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
 // UpdateAccount changes the fields set in in.
 func (db *DB) UpdateAccount(ctx context.Context, userID, id string, in AccountInput) (Account, error) {
 	return inTx(ctx, db.begin, func(tx txn) (Account, error) {

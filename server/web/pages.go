@@ -264,17 +264,11 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 	}
 	s.render(w, r, http.StatusOK, "trades", struct {
 		pageData
-		Filter           db.TradeFilter
-		Statuses         []string
-		Accounts         accountList
-		Trades           []db.TradeRow
-		Rows             template.HTML
-		Total, From, To  int
-		PrevURL, NextURL string
-		ReviewURL        string
-	}{pageData{Session: sess, Nav: "trades"}, filter, db.TradeStatuses, accounts, trades,
-		tradeRows(trades, accounts, sess.Can("trades:write")), total,
-		min(total, page.Offset+1), page.Offset + len(trades), prev, next, "/review?" + review.Encode()})
+		Main template.HTML
+	}{pageData{Session: sess, Nav: "trades"}, tradesMain(tradesPage{Filter: filter, Statuses: db.TradeStatuses,
+		Accounts: accounts, Trades: trades, CanWrite: sess.Can("trades:write"), Total: total,
+		From: min(total, page.Offset+1), To: page.Offset + len(trades), PrevURL: prev, NextURL: next,
+		ReviewURL: "/review?" + review.Encode()})})
 }
 
 // tradePage is the one-trade page's data.
@@ -603,7 +597,7 @@ func (a accountRow) HasRules() bool {
 // /accounts/{id}/status's figures): balance, the floor and the room to it,
 // today's loss left, the target, days, consistency and breaches.
 func (s *Pages) handleAccountsPage(w http.ResponseWriter, r *http.Request, sess *db.Session) {
-	accounts, err := s.accounts(r.Context(), sess.UserID)
+	accounts, _, err := s.db.Accounts(r.Context(), sess.UserID, db.Page{Limit: maxPageAccounts})
 	if err != nil {
 		s.errorPage(w, r, sess, err)
 		return

@@ -24,6 +24,13 @@ import (
 func tradeRows(trades []db.TradeRow, accounts accountList, selectable bool) template.HTML {
 	var b strings.Builder
 	b.Grow(len(trades) * 1100)
+	writeTradeRows(&b, trades, accounts, selectable)
+	return template.HTML(b.String()) // every value writeTradeRows writes is escaped
+}
+
+// writeTradeRows writes tradeRows' rows into b: the trade list page's
+// main (tradesMain) writes them in place.
+func writeTradeRows(b *strings.Builder, trades []db.TradeRow, accounts accountList, selectable bool) {
 	w := b.WriteString
 	text := func(s string) { w(html.EscapeString(s)) }
 	// Numbers are appended to digits, then written: formatNumber's form
@@ -87,5 +94,4 @@ func tradeRows(trades []db.TradeRow, accounts accountList, selectable bool) temp
 		}
 		w("</td>\n  </tr>")
 	}
-	return template.HTML(b.String()) // every value above is escaped
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"html/template"
 	"io"
 	"io/fs"
@@ -21,6 +22,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"tradejournal/server/problem"
@@ -43,6 +45,10 @@ type Pages struct {
 	uploads   *upload.Uploads
 	docs      *upload.Documents
 	publicURL string
+	// bufs are the buffers pages are written into, kept for the next page:
+	// a trade list page is about 60 KB, which a new buffer reached by
+	// doubling, allocating twice that for every page.
+	bufs sync.Pool
 }
 
 // Config is what the pages are given: the journal and the plumbing they
@@ -240,7 +246,7 @@ func appendMoney(b []byte, v float64) []byte {
 
 // accountList is the user's accounts as the pages offer them: in the
 // filters and forms, and by number where a record names its account.
-type accountList []db.Account
+type accountList []db.AccountName
 
 // Number is the number of the account id names, or "" when none does.
 func (l accountList) Number(id string) string {
@@ -252,12 +258,15 @@ func (l accountList) Number(id string) string {
 	return ""
 }
 
-// accounts reads the user's accounts for a page (a trader has a few; the
-// first 100 are shown).
+// accounts reads the user's accounts for a page, by number and name (a
+// trader has a few; the first 100 are shown). The Accounts page, which
+// shows everything of each, reads them whole.
 func (s *Pages) accounts(ctx context.Context, userID string) (accountList, error) {
-	list, _, err := s.db.Accounts(ctx, userID, db.Page{Limit: 100})
-	return list, err
+	return s.db.AccountNames(ctx, userID, maxPageAccounts)
 }
+
+// maxPageAccounts bounds the accounts a page offers and shows.
+const maxPageAccounts = 100
 
 // pageData is what every page's layout reads.
 type pageData struct {
@@ -306,7 +315,80 @@ func (s *Pages) render(w http.ResponseWriter, r *http.Request, status int, page 
 			l.Unreviewed = n
 		}
 	}
-	s.renderPart(w, r, status, page, "layout", l)
+	buf := s.buffer()
+	defer s.release(buf)
+	s.send(w, r, status, page, buf, writeLayout(buf, templates[page], l))
+}
+
+// navLinks are the main navigation's links, in order: a page's Nav names
+// the one it is under. The review queue's link, with its count, follows
+// navReviewAfter.
+var navLinks = []struct{ nav, href, text string }{
+	{"dashboard", "/dashboard", "Dashboard"},
+	{"trades", "/trades", "Trades"},
+	{"journal", "/journal", "Journal"},
+	{"import", "/import", "Import"},
+	{"accounts", "/accounts", "Accounts"},
+	{"payouts", "/payouts", "Payouts"},
+	{"library", "/library", "Playbooks"},
+	{"documents", "/documents", "Documents"},
+	{"settings", "/settings", "Settings"},
+}
+
+// navReviewAfter is the navigation link the review queue's follows.
+const navReviewAfter = "trades"
+
+// writeLayout writes a page in the layout: its head with the page's
+// title (layout.html's "head", so html/template escapes the title as the
+// text of a <title>), for a session the navigation bar and the sign-out
+// form, and the page's "main". The bar is written here, not by
+// html/template, where it cost a reflective call for each of its eleven
+// tests of the page's Nav (issue 31); it holds no value but the count and
+// the session's token, escaped as the template escaped it
+// (TestLayoutAsTheTemplate).
+func writeLayout(b *bytes.Buffer, t *template.Template, l layoutData) error {
+	if err := t.ExecuteTemplate(b, "head", l.Page); err != nil {
+		return err
+	}
+	if l.Session != nil {
+		b.WriteString("\n<header class=\"bar\">\n  <nav aria-label=\"Main\">")
+		for _, link := range navLinks {
+			b.WriteString("\n    <a href=\"")
+			b.WriteString(link.href)
+			b.WriteString(`"`)
+			if link.nav == l.Nav {
+				b.WriteString(` aria-current="page"`)
+			}
+			b.WriteString(">")
+			b.WriteString(link.text)
+			b.WriteString("</a>")
+			if link.nav != navReviewAfter {
+				continue
+			}
+			b.WriteString("\n    ") // the review link's line, empty without it
+			if l.Unreviewed >= 0 {
+				b.WriteString(`<a href="/review" id="nav-review"`)
+				if l.Nav == "review" {
+					b.WriteString(` aria-current="page"`)
+				}
+				b.WriteString(">Review")
+				if l.Unreviewed > 0 {
+					n := strconv.Itoa(l.Unreviewed)
+					b.WriteString(` <span class="badge" data-unreviewed="` + n + `" title="Closed trades of the last 7 days not reviewed">` + n + `</span>`)
+				}
+				b.WriteString("</a>")
+			}
+		}
+		b.WriteString("\n  </nav>\n  <form method=\"post\" action=\"/logout\" class=\"signout\">\n    <input type=\"hidden\" name=\"csrf\" value=\"")
+		b.WriteString(html.EscapeString(l.CSRF()))
+		b.WriteString("\">\n    <button type=\"submit\">Sign out</button>\n  </form>\n</header>\n")
+	}
+	b.WriteString("\n<main>\n")
+	if err := t.ExecuteTemplate(b, "main", l.Page); err != nil {
+		return err
+	}
+	b.WriteString("\n</main>\n</body>\n</html>\n")
+	return nil
 }
 
 // reviewDays is how many days, today's included, the review queue and
@@ -324,13 +406,40 @@ func (s *Pages) reviewSince(timezone string) string {
 	return s.db.Now().In(loc).AddDate(0, 0, 1-reviewDays).Format(time.DateOnly)
 }
 
-// renderPart answers with one named template of a page: the whole page
-// ("layout"), or a fragment of it that the page's script asks for.
+// renderPart answers with one named template of a page: a fragment of
+// it that the page's script asks for.
 func (s *Pages) renderPart(w http.ResponseWriter, r *http.Request, status int, page, name string, data any) {
-	var buf bytes.Buffer
-	if err := templates[page].ExecuteTemplate(&buf, name, data); err != nil {
+	buf := s.buffer()
+	defer s.release(buf)
+	s.send(w, r, status, page, buf, templates[page].ExecuteTemplate(buf, name, data))
+}
+
+// buffer is an empty buffer to write a page into, to release once sent.
+func (s *Pages) buffer() *bytes.Buffer {
+	if b, ok := s.bufs.Get().(*bytes.Buffer); ok {
+		return b
+	}
+	return new(bytes.Buffer)
+}
+
+// release keeps b for another page, unless a page of unusual length (a
+// long journal page, an import's preview) grew it past maxKeptBuffer.
+func (s *Pages) release(b *bytes.Buffer) {
+	if b.Cap() <= maxKeptBuffer {
+		b.Reset()
+		s.bufs.Put(b)
+	}
+}
+
+// maxKeptBuffer bounds a buffer kept for the next page.
+const maxKeptBuffer = 256 << 10
+
+// send answers with a page, or a fragment of one, written into buf; err,
+// the template's error, is a bug, answered as a 500.
+func (s *Pages) send(w http.ResponseWriter, r *http.Request, status int, page string, buf *bytes.Buffer, err error) {
+	if err != nil {
 		s.log.ErrorContext(r.Context(), "render page", "request_id", problem.RequestID(r.Context()), "page", page, "err", err)
-		status, buf = http.StatusInternalServerError, *bytes.NewBufferString("Internal error\n")
+		status, buf = http.StatusInternalServerError, bytes.NewBufferString("Internal error\n")
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
