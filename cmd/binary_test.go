@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"tradejournal/internal/testkit"
 )
 
 // The real binary, built once for every test that runs it; TestMain
@@ -53,8 +54,8 @@ func binary(t *testing.T) string {
 type binProc struct {
 	cmd    *exec.Cmd
 	base   string
-	stdout syncBuffer
-	stderr syncBuffer
+	stdout testkit.SyncBuffer
+	stderr testkit.SyncBuffer
 	exited chan struct{} // closed once the process has been waited for
 	err    error         // Wait's result, once exited is closed
 }

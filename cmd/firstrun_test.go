@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"tradejournal/db"
+	"tradejournal/internal/testkit"
 )
 
 // TestFirstRunBinary is DESIGN.md's promise that `serve` alone gives a
@@ -22,7 +23,7 @@ func TestFirstRunBinary(t *testing.T) {
 	dir := filepath.Join(tmp, "fresh", "nested", "data")
 	addr := freeAddr(t)
 	proc := exec.Command(bin, "serve", "--data", dir, "--addr", addr)
-	var stderr syncBuffer
+	var stderr testkit.SyncBuffer
 	proc.Stderr = &stderr
 	stdout, err := proc.StdoutPipe()
 	if err != nil {
@@ -39,7 +40,7 @@ func TestFirstRunBinary(t *testing.T) {
 	})
 
 	// Read stdout to its end, handing over the first line that is a key.
-	var printed syncBuffer
+	var printed testkit.SyncBuffer
 	keys, eof := make(chan string, 1), make(chan struct{})
 	go func() {
 		defer close(eof)

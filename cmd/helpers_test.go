@@ -8,9 +8,9 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+	"tradejournal/internal/testkit"
 )
 
 // run executes the command line with args, as main would, and returns what
@@ -54,29 +54,11 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// syncBuffer is a bytes.Buffer that serve's goroutine and the test can share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // serveProc is `tradejournal serve` running in a goroutine.
 type serveProc struct {
 	base   string // http://127.0.0.1:PORT
-	stdout syncBuffer
-	stderr syncBuffer
+	stdout testkit.SyncBuffer
+	stderr testkit.SyncBuffer
 	cancel context.CancelFunc
 	done   chan struct{}
 	err    error // serve's result, once done is closed

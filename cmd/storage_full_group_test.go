@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"tradejournal/internal/testkit"
 )
 
 // TestStorageFullConcurrentWriters: 16 clients write trades while the disk
@@ -21,7 +22,7 @@ import (
 // reads back, and no refused one is there.
 func TestStorageFullConcurrentWriters(t *testing.T) {
 	const writers = 16
-	mnt := mountTmpfs(t, "16m")
+	mnt := testkit.MountTmpfs(t, "16m")
 	dir := filepath.Join(mnt, "data")
 	srv := startServe(t, dir)
 	key := firstRunKey(t, srv)
@@ -102,7 +103,7 @@ func TestStorageFullConcurrentWriters(t *testing.T) {
 		mu.Unlock()
 	}
 	close(filling)
-	filler := fillDisk(t, mnt)
+	filler := testkit.FillDisk(t, mnt)
 	<-stopped
 	t.Logf("%d writes acknowledged, %d refused", len(acked), refused)
 

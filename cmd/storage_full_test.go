@@ -2,16 +2,14 @@ package cmd
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"mime/multipart"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+	"tradejournal/internal/testkit"
 )
 
 // TestStorageFullDisk puts the whole data directory on a small tmpfs,
@@ -21,7 +19,7 @@ import (
 // temporary stays; once space is freed the same writes succeed without a
 // restart and check passes. It needs root to mount (see mountTmpfs).
 func TestStorageFullDisk(t *testing.T) {
-	mnt := mountTmpfs(t, "16m")
+	mnt := testkit.MountTmpfs(t, "16m")
 	dir := filepath.Join(mnt, "data")
 	srv := startServe(t, dir)
 	key := firstRunKey(t, srv)
@@ -53,7 +51,7 @@ func TestStorageFullDisk(t *testing.T) {
 		t.Fatalf("trade: %d %s", status, body)
 	}
 
-	filler := fillDisk(t, mnt)
+	filler := testkit.FillDisk(t, mnt)
 	for _, w := range []struct {
 		name string
 		do   func() (int, []byte)
@@ -110,50 +108,6 @@ func TestStorageFullDisk(t *testing.T) {
 	if temps, err := os.ReadDir(filepath.Join(dir, "files", "tmp")); err != nil || len(temps) != 0 {
 		t.Errorf("temp files left: %v (%v)", temps, err)
 	}
-}
-
-// mountTmpfs mounts a tmpfs of size (as mount's -o size= takes it) on a
-// new temporary directory for the test, and unmounts it at its end.
-// Mounting needs root: where it fails the test is skipped, so that go test
-// ./... passes on a developer's machine; CI runs as root and sets
-// TJ_TMPFS_TESTS=required, which makes the skip a failure.
-func mountTmpfs(t *testing.T, size string) string {
-	t.Helper()
-	mnt := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
-		why := fmt.Sprintf("%v: %s", err, bytes.TrimSpace(out))
-		if os.Getenv("TJ_TMPFS_TESTS") == "required" {
-			t.Fatalf("cannot mount a tmpfs, and TJ_TMPFS_TESTS=required: %s", why)
-		}
-		t.Skipf("cannot mount a tmpfs (needs root, as in CI): %s", why)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v %s", mnt, err, out)
-		}
-	})
-	return mnt
-}
-
-// fillDisk writes a file in dir until its filesystem has no space left,
-// and returns its path.
-func fillDisk(t *testing.T, dir string) string {
-	t.Helper()
-	path := filepath.Join(dir, "filler")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	chunk := make([]byte, 64<<10)
-	for size := len(chunk); size > 0; {
-		if _, err := f.Write(chunk[:size]); errors.Is(err, syscall.ENOSPC) {
-			size /= 2 // fill the last blocks too
-		} else if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return path
 }
 
 // accountID is the id of the first account.

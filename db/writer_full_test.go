@@ -1,17 +1,14 @@
 package db
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+	"tradejournal/internal/testkit"
 )
 
 // TestWriterGroupFullDisk: 16 writers write while the disk under the
@@ -42,7 +39,7 @@ func TestWriterGroupFullDisk(t *testing.T) {
 // their group.
 func writerGroupFullDisk(t *testing.T) int {
 	const writers = 16
-	mnt := mountTmpfs(t, "8m")
+	mnt := testkit.MountTmpfs(t, "8m")
 	path := filepath.Join(mnt, "journal.db")
 	d, err := Open(t.Context(), path)
 	if err != nil {
@@ -120,7 +117,7 @@ func writerGroupFullDisk(t *testing.T) int {
 		mu.Unlock()
 	}
 	close(filling)
-	filler := fillDisk(t, mnt)
+	filler := testkit.FillDisk(t, mnt)
 	<-stopped
 	t.Logf("%d writes acknowledged, %d refused, %d of them for another member of their group", len(acked), refused, grouped)
 	if err := d.Close(); err != nil {
@@ -151,47 +148,4 @@ func writerGroupFullDisk(t *testing.T) int {
 		t.Errorf("integrity check: %v %v", problems, err)
 	}
 	return grouped
-}
-
-// mountTmpfs mounts a tmpfs of size on a new temporary directory for the
-// test, and unmounts it at its end. Mounting needs root: where it fails the
-// test is skipped, unless TJ_TMPFS_TESTS=required (CI), which makes the
-// skip a failure.
-func mountTmpfs(t *testing.T, size string) string {
-	t.Helper()
-	mnt := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", mnt).CombinedOutput(); err != nil {
-		why := fmt.Sprintf("%v: %s", err, bytes.TrimSpace(out))
-		if os.Getenv("TJ_TMPFS_TESTS") == "required" {
-			t.Fatalf("cannot mount a tmpfs, and TJ_TMPFS_TESTS=required: %s", why)
-		}
-		t.Skipf("cannot mount a tmpfs (needs root, as in CI): %s", why)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v %s", mnt, err, out)
-		}
-	})
-	return mnt
-}
-
-// fillDisk writes a file in dir until its filesystem has no space left,
-// and returns its path.
-func fillDisk(t *testing.T, dir string) string {
-	t.Helper()
-	path := filepath.Join(dir, "filler")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	chunk := make([]byte, 64<<10)
-	for size := len(chunk); size > 0; {
-		if _, err := f.Write(chunk[:size]); errors.Is(err, syscall.ENOSPC) {
-			size /= 2
-		} else if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return path
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tradejournal/files"
+	"tradejournal/internal/testkit"
 	"tradejournal/server"
 )
 
@@ -14,7 +15,7 @@ import (
 // method, path and status, and never with its API key, answered or not.
 func TestAccessLogNeverHoldsTheKey(t *testing.T) {
 	ts := newTestServer(t)
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	store, err := files.Open(filepath.Join(t.TempDir(), "files"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,17 +1,16 @@
 package server_test
 
 import (
-	"bytes"
 	"log/slog"
 	"net/http"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"tradejournal/db"
 	"tradejournal/files"
+	"tradejournal/internal/testkit"
 	"tradejournal/server"
 )
 
@@ -203,29 +202,11 @@ func TestEveryResponseHeaders(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the logger and the test at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestPanicRecovered builds the real server without a database, so the first
 // query an authenticated request makes panics (nil pointer) inside the
 // handler chain. No production test hook is needed.
 func TestPanicRecovered(t *testing.T) {
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	store, err := files.Open(filepath.Join(t.TempDir(), "files"))
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"tradejournal/files"
+	"tradejournal/internal/testkit"
 	"tradejournal/server"
 )
 
@@ -126,7 +127,7 @@ func TestHostCheckComesFirst(t *testing.T) {
 
 // proxiedServer is the real handler with the failed sign-in budget, behind
 // a proxy on 127.0.0.1 when trusted, and its access log.
-func proxiedServer(t *testing.T, trusted bool) (*testServer, *syncBuffer) {
+func proxiedServer(t *testing.T, trusted bool) (*testServer, *testkit.SyncBuffer) {
 	t.Helper()
 	ts := newTestServer(t)
 	store, err := files.Open(ts.files)
@@ -138,7 +139,7 @@ func proxiedServer(t *testing.T, trusted bool) (*testServer, *syncBuffer) {
 	if trusted {
 		cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
 	}
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	ts.srv = server.New(cfg, ts.db, store, slog.New(slog.NewTextHandler(&logs, nil)))
 	return ts, &logs
 }

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 
 	"tradejournal/db"
 	"tradejournal/files"
+	"tradejournal/internal/testkit"
 	"tradejournal/server"
 	"tradejournal/watch"
 )
@@ -34,7 +34,7 @@ type env struct {
 	key    string // alice's write key, for the API
 	w      *watch.Watcher
 	now    time.Time // the settle clock
-	logs   syncBuffer
+	logs   testkit.SyncBuffer
 }
 
 // importedAt is the journal's clock: every import is made at 15:30:00 in
@@ -223,21 +223,3 @@ const morning = header +
 	"APEX-1,MNQZ5,buy,1,21000,0.62,2025-12-01T09:31:00-05:00,A1\n" +
 	"APEX-1,MNQZ5,buy,1,21004,0.62,2025-12-01T09:32:00-05:00,A2\n" +
 	"APEX-1,MNQZ5,sell,2,21010,1.24,2025-12-01T09:40:00-05:00,A3\n"
-
-// syncBuffer is a bytes.Buffer the logger and the test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
