@@ -397,3 +397,30 @@ func TestMigratePartialPlaybookIndex(t *testing.T) {
 		t.Errorf("t1 after its playbook was deleted: playbook %v, %v", tr.PlaybookID, err)
 	}
 }
+
+// oldAlice are the first rows of an older journal's tests (schema 9 and
+// on): user u1, alice, and her Tradovate account a1, made at at (an SQL
+// string literal).
+func oldAlice(at string) []string {
+	return []string{
+		`INSERT INTO users (id, name, created_at) VALUES ('u1', 'alice', ` + at + `)`,
+		`INSERT INTO accounts (id, user_id, name, account_number, account_type, broker, created_at, updated_at)
+			VALUES ('a1', 'u1', 'TV-1001', 'TV-1001', 'retail', 'Tradovate', ` + at + `, ` + at + `)`,
+	}
+}
+
+// oldImportedTrade are alice's MNQ trade t1 (10 points long, $20) and its
+// two fills, of import i1, with the fills' source ids (schema 9 and on).
+func oldImportedTrade(at, source1, source2 string) []string {
+	return []string{
+		`INSERT INTO trades (id, user_id, account_id, symbol, root, side, quantity, entry_price, exit_price, entry_date,
+			entry_time, exit_date, exit_time, gross_pnl, net_pnl, total_commission, status, asset_class, point_value,
+			created_at, updated_at, day, hold_seconds)
+			VALUES ('t1', 'u1', 'a1', 'MNQZ5', 'MNQ', 'long', 1, 21000, 21010, '2025-12-01', '09:31:00', '2025-12-01',
+			'09:45:00', 20, 20, 0, 'win', 'futures', 2, ` + at + `, ` + at + `, '2025-12-01', 840)`,
+		`INSERT INTO executions (id, trade_id, position, side, price, quantity, commission, execution_date, execution_time,
+			execution_type, execution_timestamp, source_id, import_id) VALUES
+			('e1', 't1', 0, 'buy', 21000, 1, 0, '2025-12-01', '09:31:00', 'scale_in', '2025-12-01T14:31:00+00:00', '` + source1 + `', 'i1'),
+			('e2', 't1', 1, 'sell', 21010, 1, 0, '2025-12-01', '09:45:00', 'scale_out', '2025-12-01T14:45:00+00:00', '` + source2 + `', 'i1')`,
+	}
+}
