@@ -62,7 +62,7 @@ func (db *DB) AccountStatuses(ctx context.Context, userID string, accounts []Acc
 // loc: from the walk the memo kept under the transaction's view v, else
 // from a walk of every fill, which the memo then keeps.
 func (db *DB) accountStatus(ctx context.Context, tx txn, v memoView, userID string, a Account, loc *time.Location) (prop.Status, error) {
-	rules, err := accountRules(a)
+	rules, err := db.accountRules(a)
 	if err != nil {
 		return prop.Status{}, err
 	}
@@ -94,10 +94,11 @@ func walkAccount(ctx context.Context, tx txn, userID, accountID string, r prop.R
 	return prop.Replay(r, fills, payouts)
 }
 
-// accountRules are the account's rules as the walk reads them.
-func accountRules(a Account) (prop.Rules, error) {
+// accountRules are the account's rules as the walk reads them, its day's zone from the
+// journal's cache.
+func (db *DB) accountRules(a Account) (prop.Rules, error) {
 	r := a.AccountRules
-	loc, err := time.LoadLocation(r.DayTimezone)
+	loc, err := db.zones.load(r.DayTimezone)
 	if err != nil {
 		return prop.Rules{}, fmt.Errorf("account %s: day_timezone: %w", a.ID, err)
 	}

@@ -28,7 +28,7 @@ func fullWalk(t *testing.T, d *DB, userID, accountID string, now time.Time) prop
 		if err != nil {
 			return prop.Status{}, err
 		}
-		rules, err := accountRules(a)
+		rules, err := d.accountRules(a)
 		if err != nil {
 			return prop.Status{}, err
 		}
