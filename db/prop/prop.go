@@ -7,8 +7,10 @@ package prop
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -170,7 +172,16 @@ type event struct {
 
 // walk is the state of the walk over one account's events.
 type walk struct {
-	r              Rules
+	r Rules
+	figures
+	days     []walkDay // the trading days walked, in order
+	bestDay  float64   // the highest P&L of a day traded, once the events are walked
+	breaches []Breach
+}
+
+// figures are where the walk stands after an event: what a day's start
+// keeps, so that a walk can go on from it.
+type figures struct {
 	balance, hwm   float64
 	eodHigh        float64 // highest balance at a day's end
 	floor          float64
@@ -178,9 +189,18 @@ type walk struct {
 	paid, realized float64
 	open, maxOpen  float64
 	day            string // the trading day of the last event
-	dayPnL         map[string]float64
-	bestDay        float64 // the highest of dayPnL, once the events are walked
-	breaches       []Breach
+	tradingDays    int    // days with a fill
+}
+
+// walkDay is a trading day the walk reached: where the walk stood before
+// its first event (the day before not yet ended), and its P&L.
+type walkDay struct {
+	day      string
+	begins   int64 // Unix nanoseconds: the day's start
+	start    figures
+	breaches int // the breaches recorded before it
+	pnl      float64
+	traded   bool // it holds a fill (a payout alone makes no trading day)
 }
 
 // hasFloor says whether the account has a drawdown rule.
@@ -208,6 +228,50 @@ type State struct {
 // Replay walks the account's fills and paid payouts as Walk does and
 // keeps where the walk ended.
 func Replay(r Rules, fills []Fill, payouts []Payout) (*State, error) {
+	w := walk{r: r, breaches: []Breach{}}
+	w.balance, w.hwm, w.eodHigh = r.StartingBalance, r.StartingBalance, r.StartingBalance
+	if w.hasFloor() {
+		w.floor = r.StartingBalance - *r.MaxDrawdown
+		w.raise(w.floor)
+	}
+	return w.replay(fills, payouts, math.MinInt64)
+}
+
+// Since is where a walk that must take again every event at or after from
+// goes on from: the start of the latest day it walked that starts at or
+// before from. ok is false when none does: then it walks from the first
+// event (Replay).
+func (st *State) Since(from time.Time) (cut time.Time, ok bool) {
+	at := from.UnixNano()
+	k := sort.Search(len(st.w.days), func(i int) bool { return st.w.days[i].begins > at }) - 1
+	if k < 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(0, st.w.days[k].begins), true
+}
+
+// Resume walks on from cut, the start of a day the walk reached (Since):
+// it stands where the walk stood before that day's first event, and walks
+// the fills and payouts given that are at or after cut, as Replay does.
+// Those before cut are left out, so a trade's fills may be given whole.
+// The state is left as it was.
+func (st *State) Resume(cut time.Time, fills []Fill, payouts []Payout) (*State, error) {
+	at := cut.UnixNano()
+	k, found := slices.BinarySearchFunc(st.w.days, at, func(d walkDay, at int64) int { return cmp.Compare(d.begins, at) })
+	if !found {
+		return nil, fmt.Errorf("prop: %s is not the start of a day walked", cut.UTC().Format(time.RFC3339))
+	}
+	d := st.w.days[k]
+	w := walk{r: st.w.r, figures: d.start,
+		days: append(make([]walkDay, 0, k+32), st.w.days[:k]...), breaches: slices.Clone(st.w.breaches[:d.breaches])}
+	return w.replay(fills, payouts, at)
+}
+
+// replay walks the fills and payouts at or after from (Unix nanoseconds)
+// in time order (a payout before the fills of its day; fills at the same
+// instant by trade id, a trade's in the order given).
+func (w walk) replay(fills []Fill, payouts []Payout, from int64) (*State, error) {
+	r := w.r
 	events := make([]event, 0, len(fills)+len(payouts))
 	starts := make([]time.Time, len(payouts))
 	for i, p := range payouts {
@@ -216,10 +280,14 @@ func Replay(r Rules, fills []Fill, payouts []Payout) (*State, error) {
 			return nil, err
 		}
 		starts[i] = at
-		events = append(events, event{at: at.UnixNano(), index: -1 - i})
+		if ns := at.UnixNano(); ns >= from {
+			events = append(events, event{at: ns, index: -1 - i})
+		}
 	}
 	for i := range fills {
-		events = append(events, event{at: fills[i].At.UnixNano(), index: i})
+		if ns := fills[i].At.UnixNano(); ns >= from {
+			events = append(events, event{at: ns, index: i})
+		}
 	}
 	// At the same instant: payouts first, then fills by trade id (so the
 	// order a query read the trades in does not matter), each trade's in
@@ -234,12 +302,6 @@ func Replay(r Rules, fills []Fill, payouts []Payout) (*State, error) {
 		return cmp.Or(strings.Compare(fills[a.index].TradeID, fills[b.index].TradeID), cmp.Compare(a.index, b.index))
 	})
 
-	w := walk{r: r, balance: r.StartingBalance, hwm: r.StartingBalance, eodHigh: r.StartingBalance,
-		dayPnL: map[string]float64{}, breaches: []Breach{}}
-	if w.hasFloor() {
-		w.floor = r.StartingBalance - *r.MaxDrawdown
-		w.raise(w.floor)
-	}
 	// In time order, a fill is most often in the day of the one before:
 	// the day's bounds answer without converting its time.
 	var fillDay string // the day of the last fill, from begins to ends
@@ -247,19 +309,23 @@ func Replay(r Rules, fills []Fill, payouts []Payout) (*State, error) {
 	for _, e := range events {
 		var day string
 		var f *Fill
+		var dayBegins time.Time
 		if e.index < 0 {
-			day = payouts[-1-e.index].Day
+			day, dayBegins = payouts[-1-e.index].Day, starts[-1-e.index]
 		} else {
 			f = &fills[e.index]
 			if fillDay == "" || f.At.Before(begins) || !f.At.Before(ends) {
 				fillDay, begins, ends = r.Session.bounds(f.At)
 			}
-			day = fillDay
+			day, dayBegins = fillDay, begins
 		}
-		if w.day != "" && day != w.day {
-			w.endDay()
+		if day != w.day {
+			w.days = append(w.days, walkDay{day: day, begins: dayBegins.UnixNano(), start: w.figures, breaches: len(w.breaches)})
+			if w.day != "" {
+				w.endDay()
+			}
+			w.day = day
 		}
-		w.day = day
 		if f != nil {
 			w.fill(day, f)
 		} else {
@@ -269,20 +335,21 @@ func Replay(r Rules, fills []Fill, payouts []Payout) (*State, error) {
 	// The best day, once: a status read from the state is then as quick
 	// at 3,000 days as at 300.
 	w.bestDay = math.Inf(-1)
-	for _, pnl := range w.dayPnL {
-		w.bestDay = max(w.bestDay, pnl)
+	for _, d := range w.days {
+		if d.traded {
+			w.bestDay = max(w.bestDay, d.pnl)
+		}
 	}
 	return &State{w: w}, nil
 }
 
-// Days is how many trading days the walk kept a P&L for: what keeping the
-// state costs.
-func (st *State) Days() int { return len(st.w.dayPnL) }
+// Days is how many days the walk reached: what keeping the state costs.
+func (st *State) Days() int { return len(st.w.days) }
 
 // Status is the account's status at now: the walk's last day ends if it
 // has ended by now. The state is left as it was.
 func (st *State) Status(now time.Time) Status {
-	w := st.w // the scalars a day's end moves; the days' P&L are only read
+	w := st.w // the figures a day's end moves; the days are only read
 	w.breaches = slices.Clone(w.breaches)
 	if w.day != "" && !w.r.Session.ends(w.day).After(now) {
 		w.endDay()
@@ -295,7 +362,12 @@ func (w *walk) fill(day string, f *Fill) {
 	net := trading.Round8(f.Realized - f.Commission)
 	w.balance = trading.Round8(w.balance + net)
 	w.realized = trading.Round8(w.realized + net)
-	w.dayPnL[day] = trading.Round8(w.dayPnL[day] + net)
+	d := &w.days[len(w.days)-1] // the fill's day
+	if !d.traded {
+		d.traded = true
+		w.tradingDays++
+	}
+	d.pnl = trading.Round8(d.pnl + net)
 	w.open = trading.Round8(w.open + f.Open)
 	w.maxOpen = max(w.maxOpen, w.open)
 	w.hwm = max(w.hwm, w.balance)
@@ -307,8 +379,8 @@ func (w *walk) fill(day string, f *Fill) {
 	if w.hasFloor() && w.balance <= w.floor {
 		w.breach(RuleDrawdown, f.At, day, w.balance, w.floor, &id)
 	}
-	if m := w.r.MaxDailyLoss; m != nil && w.dayPnL[day] <= -*m {
-		w.breach(RuleDailyLoss, f.At, day, w.dayPnL[day], -*m, &id)
+	if m := w.r.MaxDailyLoss; m != nil && d.pnl <= -*m {
+		w.breach(RuleDailyLoss, f.At, day, d.pnl, -*m, &id)
 	}
 	if m := w.r.MaxContracts; m != nil && w.open > *m {
 		w.breach(RuleContracts, f.At, day, w.open, *m, &id)
@@ -375,8 +447,8 @@ func (w *walk) status(now time.Time) Status {
 		RealizedPnL:    w.realized,
 		PayoutsPaid:    w.paid,
 		HighWaterMark:  w.hwm,
-		DailyLossToday: max(0, -w.dayPnL[r.Session.Day(now)]),
-		TradingDays:    len(w.dayPnL),
+		DailyLossToday: max(0, -w.dayPnL(r.Session.Day(now))),
+		TradingDays:    w.tradingDays,
 		MaxPosition:    w.maxOpen,
 		Breaches:       w.breaches,
 	}
@@ -400,6 +472,14 @@ func (w *walk) status(now time.Time) Status {
 		}
 	}
 	return s
+}
+
+// dayPnL is the P&L of the day walked labelled day, or 0.
+func (w *walk) dayPnL(day string) float64 {
+	if k, found := slices.BinarySearchFunc(w.days, day, func(d walkDay, day string) int { return strings.Compare(d.day, day) }); found {
+		return w.days[k].pnl
+	}
+	return 0
 }
 
 func ptr[T any](v T) *T { return &v }
