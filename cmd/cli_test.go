@@ -150,8 +150,8 @@ func TestServeFirstRunInProcess(t *testing.T) {
 
 func TestMigrateStatus(t *testing.T) {
 	dir := t.TempDir()
-	if out := mustRun(t, "migrate", "--data", dir); out != "database is at version 15\n" {
-		t.Errorf("migrate: got %q, want %q", out, "database is at version 15\n")
+	if out := mustRun(t, "migrate", "--data", dir); out != "database is at version 16\n" {
+		t.Errorf("migrate: got %q, want %q", out, "database is at version 16\n")
 	}
 	out := mustRun(t, "migrate", "status", "--data", dir)
 	for _, want := range []string{`(?m)^1\s+00001_init\.sql\s+applied\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$`,

@@ -13,12 +13,12 @@ import (
 
 // AccountStatus walks one of the user's accounts' fills and paid payouts in
 // time order against its rules (DESIGN §10), as of now. Realised P&L only:
-// the journal has no market prices. The walk is kept while the journal is
-// unchanged (statusMemo): a read after no commit takes the kept walk to
-// now.
+// the journal has no market prices. The walk is kept (statusMemo): a read
+// goes on from the first day changed since, or after no change takes the
+// kept walk to now.
 func (db *DB) AccountStatus(ctx context.Context, userID, id string) (prop.Status, error) {
 	var s prop.Status
-	err := db.inStatusTx(ctx, func(tx txn, v memoView) error {
+	err := inTxDo(ctx, db.beginRead, func(tx txn) error {
 		a, err := oneAccount(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -27,7 +27,7 @@ func (db *DB) AccountStatus(ctx context.Context, userID, id string) (prop.Status
 		if err != nil {
 			return err
 		}
-		s, err = db.accountStatus(ctx, tx, v, userID, a, loc)
+		s, err = db.accountStatus(ctx, tx, userID, a, loc)
 		return err
 	})
 	if err != nil {
@@ -40,13 +40,13 @@ func (db *DB) AccountStatus(ctx context.Context, userID, id string) (prop.Status
 // in one read transaction.
 func (db *DB) AccountStatuses(ctx context.Context, userID string, accounts []Account) ([]prop.Status, error) {
 	out := make([]prop.Status, len(accounts))
-	err := db.inStatusTx(ctx, func(tx txn, v memoView) error {
+	err := inTxDo(ctx, db.beginRead, func(tx txn) error {
 		loc, err := db.userLocation(ctx, tx, userID)
 		if err != nil {
 			return err
 		}
 		for i, a := range accounts {
-			if out[i], err = db.accountStatus(ctx, tx, v, userID, a, loc); err != nil {
+			if out[i], err = db.accountStatus(ctx, tx, userID, a, loc); err != nil {
 				return err
 			}
 		}
@@ -59,39 +59,163 @@ func (db *DB) AccountStatuses(ctx context.Context, userID string, accounts []Acc
 }
 
 // accountStatus is the status of account a of the user, whose timezone is
-// loc: from the walk the memo kept under the transaction's view v, else
-// from a walk of every fill, which the memo then keeps.
-func (db *DB) accountStatus(ctx context.Context, tx txn, v memoView, userID string, a Account, loc *time.Location) (prop.Status, error) {
+// loc, read in tx: from the walk the memo kept, gone on from the first day
+// changed since (or as it is), else from a walk of every fill; the memo
+// then keeps the walk.
+func (db *DB) accountStatus(ctx context.Context, tx txn, userID string, a Account, loc *time.Location) (prop.Status, error) {
 	rules, err := db.accountRules(a)
 	if err != nil {
 		return prop.Status{}, err
 	}
-	key, rk := memoKey{userID, a.ID}, rulesKey(rules, loc.String())
-	st := db.statuses.get(v, key, rk)
-	if st == nil {
-		if st, err = walkAccount(ctx, tx, userID, a.ID, rules, loc); err != nil {
-			return prop.Status{}, err
-		}
-		db.statuses.put(v, key, rk, st)
+	key := memoKey{userID, a.ID}
+	kept, ok := db.statuses.get(key)
+	if ok && kept.rules != rulesKey(rules, loc.String()) {
+		ok = false
 	}
+	w, err := db.walkAccount(ctx, tx, userID, a.ID, rules, loc, kept, ok)
+	if err != nil {
+		return prop.Status{}, err
+	}
+	db.statuses.put(key, w)
 	now := db.Now()
-	s := st.Status(now)
+	s := w.state.Status(now)
 	s.EvaluatedAt = now.UTC().Format(TimeFormat) // the API's one timestamp form
 	return s, nil
 }
 
-// walkAccount walks every fill and paid payout of the account, whose
-// rules are r, of the user, whose timezone is loc.
-func walkAccount(ctx context.Context, tx txn, userID, accountID string, r prop.Rules, loc *time.Location) (*prop.State, error) {
-	fills, err := accountFills(ctx, tx, userID, accountID, r.Session, loc)
+// walkMargin is how long before the UTC midnight of a day marked changed
+// a change can touch the walk: a trade's entry date is the date of its
+// first fill in the user's zone, UTC+14 at the most, and a trade typed
+// with a date alone happens at the start of that trading day, which for a
+// day starting at noon or later is the afternoon before, in the account's
+// zone: 14 + 12 hours before.
+const walkMargin = 26 * time.Hour
+
+// walkAccount is the walk of the account, whose rules are r, of the user,
+// whose timezone is loc, read in tx: the kept walk (when ok) gone on from
+// the first day changed since it was walked, or a walk of every fill and
+// paid payout.
+func (db *DB) walkAccount(ctx context.Context, tx txn, userID, accountID string, r prop.Rules, loc *time.Location,
+	kept memoWalk, ok bool) (memoWalk, error) {
+	marks, settled, err := readWalkMarks(ctx, tx, userID, kept.marks.gen)
 	if err != nil {
-		return nil, err
+		return memoWalk{}, err
 	}
 	payouts, err := paidPayouts(ctx, tx, accountID)
 	if err != nil {
-		return nil, err
+		return memoWalk{}, err
 	}
-	return prop.Replay(r, fills, payouts)
+	w := memoWalk{rules: rulesKey(r, loc.String()), marks: marks, payouts: payouts}
+	// A snapshot of an earlier generation than the kept walk's is older
+	// than it: it walks everything.
+	if ok && marks.gen >= kept.marks.gen {
+		from, changed := kept.changedFrom(marks, settled, payouts)
+		if !changed {
+			db.statuses.taken.Add(1)
+			w.state, w.spans = kept.state, kept.spans
+			return w, nil
+		}
+		if cut, ok := kept.state.Since(from); ok {
+			fills, err := accountFills(ctx, tx, userID, accountID, r.Session, loc, fillsSince(cut, kept.spans))
+			if err != nil {
+				return memoWalk{}, err
+			}
+			if w.state, err = kept.state.Resume(cut, fills, payouts); err != nil {
+				return memoWalk{}, err
+			}
+			w.spans = spansSince(cut, kept.spans, fills)
+			db.statuses.resumed.Add(1)
+			return w, nil
+		}
+	}
+	fills, err := accountFills(ctx, tx, userID, accountID, r.Session, loc, fillScope{})
+	if err != nil {
+		return memoWalk{}, err
+	}
+	if w.state, err = prop.Replay(r, fills, payouts); err != nil {
+		return memoWalk{}, err
+	}
+	w.spans = spansSince(time.Time{}, nil, fills)
+	db.statuses.walked.Add(1)
+	return w, nil
+}
+
+// accountFillsQuery reads the fills of an account's trades in a fillScope:
+// ?1 the user, ?2 the account, ?3 the scope's date, ?4 its trades held
+// (JSON), read from the list, not by a scan of the trades before ?3.
+const accountFillsQuery = `SELECT ` + accountFillsColumns + `
+	FROM trades t LEFT JOIN executions e ON e.trade_id = t.id
+	WHERE t.user_id = ?1 AND t.account_id = ?2 AND t.entry_date >= ?3
+	UNION ALL SELECT ` + accountFillsColumns + `
+	FROM json_each(?4) held CROSS JOIN trades t ON t.id = held.value LEFT JOIN executions e ON e.trade_id = t.id
+	WHERE t.user_id = ?1 AND t.account_id = ?2 AND t.entry_date < ?3`
+
+const accountFillsColumns = `t.id, t.side, t.point_value,
+	e.position, e.side, e.price, e.quantity, e.commission, e.execution_timestamp`
+
+// fillScope is which of an account's trades a walk reads: those entered
+// on or after a date ("" for all), and those given, entered before it.
+type fillScope struct {
+	entered string
+	held    []string
+}
+
+// spanLimit: a trade whose fills span longer is kept in a walk's spans.
+// A walk going on from cut reads the trades entered from the day before
+// cut's UTC date on (fillsSince). A trade entered before that has its first
+// fill more than 12 hours before cut (its entry date is the date of that
+// fill in a zone UTC−12 at the least), so one with a fill after cut spans
+// longer than spanLimit, and the spans name it.
+const spanLimit = 12 * time.Hour
+
+// tradeSpan is a trade of the walk held longer than spanLimit: its first
+// and last fill.
+type tradeSpan struct {
+	id          string
+	first, last time.Time
+}
+
+// fillsSince is what a walk going on from cut reads: the trades entered
+// from the day before its UTC date on, and those the kept spans hold
+// across it.
+func fillsSince(cut time.Time, spans []tradeSpan) fillScope {
+	scope := fillScope{entered: cut.UTC().AddDate(0, 0, -1).Format(DateLayout)}
+	for _, s := range spans {
+		if s.first.Before(cut) && !s.last.Before(cut) {
+			scope.held = append(scope.held, s.id)
+		}
+	}
+	return scope
+}
+
+// spansSince is the spans of a walk gone on from cut: the kept ones begun
+// before cut (trades no change since can have touched: a changed trade's
+// fills are all after cut), and those of the trades read (fills, a trade's
+// together) begun at or after it.
+func spansSince(cut time.Time, kept []tradeSpan, fills []prop.Fill) []tradeSpan {
+	var out []tradeSpan
+	for _, s := range kept {
+		if s.first.Before(cut) {
+			out = append(out, s)
+		}
+	}
+	for i := 0; i < len(fills); {
+		s := tradeSpan{id: fills[i].TradeID, first: fills[i].At, last: fills[i].At}
+		j := i + 1
+		for ; j < len(fills) && fills[j].TradeID == s.id; j++ {
+			if fills[j].At.Before(s.first) {
+				s.first = fills[j].At
+			}
+			if fills[j].At.After(s.last) {
+				s.last = fills[j].At
+			}
+		}
+		if !s.first.Before(cut) && s.last.Sub(s.first) > spanLimit {
+			out = append(out, s)
+		}
+		i = j
+	}
+	return out
 }
 
 // accountRules are the account's rules as the walk reads them, its day's zone from the
@@ -137,17 +261,16 @@ type fillTrade struct {
 	positions  []int
 }
 
-// accountFills reads the account's trades with their fills, then the few
-// typed without fills, and turns each into what the walk reads: a fill's realised P&L comes from
-// the trading math's FIFO, as the trade's own P&L does. A trade without
-// fills is an opening fill at its entry and a closing one at its exit, in
-// the user's timezone (loc); a date without a time is the start of that
-// trading day.
-func accountFills(ctx context.Context, tx txn, userID, accountID string, s prop.Session, loc *time.Location) ([]prop.Fill, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT t.id, t.side, t.point_value,
-		e.position, e.side, e.price, e.quantity, e.commission, e.execution_timestamp
-		FROM trades t LEFT JOIN executions e ON e.trade_id = t.id
-		WHERE t.user_id = ? AND t.account_id = ?`, userID, accountID)
+// accountFills reads the account's trades in scope with their fills, then
+// the few typed without fills, and turns each into what the walk reads: a
+// fill's realised P&L comes from the trading math's FIFO, as the trade's
+// own P&L does. A trade's fills come together. A trade without fills is an
+// opening fill at its entry and a closing one at its exit, in the user's
+// timezone (loc); a date without a time is the start of that trading day.
+func accountFills(ctx context.Context, tx txn, userID, accountID string, s prop.Session, loc *time.Location,
+	scope fillScope) ([]prop.Fill, error) {
+	rows, err := tx.QueryContext(ctx, accountFillsQuery,
+		userID, accountID, scope.entered, jsonList(scope.held))
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +431,7 @@ func instant(date string, clock *string, s prop.Session, loc *time.Location) (ti
 // paidPayouts are the account's paid payouts as the walk reads them.
 func paidPayouts(ctx context.Context, tx txn, accountID string) ([]prop.Payout, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT date, total_amount FROM payouts
-		WHERE account_id = ? AND status = 'paid'`, accountID)
+		WHERE account_id = ? AND status = 'paid' ORDER BY date, id`, accountID)
 	if err != nil {
 		return nil, err
 	}

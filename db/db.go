@@ -47,10 +47,8 @@ type DB struct {
 	// checkpointer keeps the write-ahead log small (see checkpoint.go).
 	checkpointer *checkpointer
 	zones        zones
-	// statuses keeps accounts' ended status walks while the journal is
-	// unchanged (see statusMemo), which probe tells.
+	// statuses keeps accounts' status walks (see statusMemo).
 	statuses *statusMemo
-	probe    *probe
 	// settler rebuilds the statistics' stale days (see trade_days.go).
 	settler *settler
 
@@ -95,19 +93,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		read.Close()
 		return nil, err
 	}
-	probePool, err := sql.Open("sqlite", dsn(abs, lookupConn)) // reads one pragma, never a page
-	if err != nil {
-		write.Close()
-		read.Close()
-		lookup.Close()
-		return nil, err
-	}
 	ckpt, err := sql.Open("sqlite", checkpointDSN(abs))
 	if err != nil {
 		write.Close()
 		read.Close()
 		lookup.Close()
-		probePool.Close()
 		return nil, err
 	}
 	ckpt.SetMaxOpenConns(1)
@@ -120,7 +110,6 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		write.Close()
 		read.Close()
 		lookup.Close()
-		probePool.Close()
 		return nil, err
 	}
 	d := &DB{
@@ -133,7 +122,6 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		writer:       writer,
 		checkpointer: checkpointer,
 		statuses:     newStatusMemo(),
-		probe:        newProbe(probePool),
 		Now:          time.Now,
 		NewID:        newUUIDv7,
 	}
@@ -303,7 +291,7 @@ func (db *DB) Close() error {
 	db.readStmts.close()
 	db.lookupStmts.close()
 	db.writeStmts.close()
-	return errors.Join(db.checkpointer.close(), db.probe.close(), db.read.Close(), db.lookup.Close(), db.write.Close())
+	return errors.Join(db.checkpointer.close(), db.read.Close(), db.lookup.Close(), db.write.Close())
 }
 
 // Pragma reads one pragma from a reader (readOnly) or the writer connection;

@@ -2,175 +2,160 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"tradejournal/db/prop"
 )
 
-// statusMemo keeps each account's ended walk (prop.State) while the
-// journal stays unchanged, so that an account's status, and the Accounts
-// page, reads it instead of walking every fill again (issue 31): the walk
-// grows with fills, the kept state only with trading days.
+// statusMemo keeps each account's walk (prop.State), so that an account's
+// status, and the Accounts page, goes on from the kept walk instead of
+// walking every fill again (issue 31): a read walks again only from the
+// first day a change since the kept walk can touch, and after no change
+// reads the kept walk as it is.
 //
-// Unchanged means no connection has committed, this process's writer or
-// another process's (a CLI import next to the server). The journal's
-// version says so (see probe); a status read takes the version, then its
-// snapshot, then the version again, and only when the two are the same is
-// its snapshot the journal as it was at that version: only then does it
-// read or keep a walk, and only walks kept at that same version.
+// Which days changed is read in the status read's own snapshot, from the
+// marks the schema's triggers leave (schema 00016): so a change another
+// process commits (a CLI import next to the server) is seen as one of this
+// process is. A kept walk remembers what its snapshot said of its user's
+// days (walkMarks); a day changed since is then marked stale in the
+// read's snapshot, or was settled since, in a later generation.
 //
-// Memory is bounded: the walks of one version are kept, those of any
-// other dropped, and together they keep at most maxMemoDays days (a day is
-// a map entry of the walk).
+// Memory is bounded: the walks together keep at most maxMemoDays days (a
+// day is a few words of a walk's state).
 type statusMemo struct {
 	mu    sync.Mutex
-	at    version // the version the walks were read at
 	walks map[memoKey]memoWalk
 	days  int // the days the walks keep, together
+	// How reads found their walks: walking every fill, going on from a
+	// kept walk, or taking one as it is.
+	walked, resumed, taken atomic.Int64
 }
 
-// maxMemoDays bounds the days the memo keeps: a few MB, the walks of
-// dozens of accounts of years of trading each.
+// maxMemoDays bounds the days the memo keeps: some tens of MB, the walks
+// of dozens of accounts of years of trading each.
 const maxMemoDays = 100_000
 
 type memoKey struct{ userID, accountID string }
 
-// memoWalk is an account's ended walk.
+// memoWalk is an account's walk, and what it was walked from.
 type memoWalk struct {
-	rules string // rulesKey of the rules and the user's timezone it was walked with
-	state *prop.State
+	rules   string // rulesKey of the rules and the user's timezone it was walked with
+	state   *prop.State
+	marks   walkMarks     // of the user's days, in its snapshot
+	payouts []prop.Payout // the account's paid payouts, in paidPayouts' order
+	spans   []tradeSpan   // the account's trades held longer than spanLimit
 }
 
-// memoView is one read transaction's standing with the memo: the version
-// its snapshot is of, when it is known.
-type memoView struct {
-	at    version
-	known bool
+// walkMarks is what a snapshot says of a user's days: the highest
+// generation of their settled days, and the earliest day marked stale
+// ("" for none).
+type walkMarks struct {
+	gen   int64
+	stale string
 }
 
 func newStatusMemo() *statusMemo {
 	return &statusMemo{walks: map[memoKey]memoWalk{}}
 }
 
-// bracket is the view of a snapshot taken between two reads of the
-// version: known only when nothing was committed between them.
-func bracket(before, after version, ok bool) memoView {
-	return memoView{at: after, known: ok && before == after}
-}
-
-// get is the account's kept walk with those rules at the view's version,
-// or nil.
-func (m *statusMemo) get(v memoView, k memoKey, rules string) *prop.State {
-	if !v.known {
-		return nil
-	}
+// get is the account's kept walk.
+func (m *statusMemo) get(k memoKey) (memoWalk, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	w, ok := m.walks[k]
-	if !ok || m.at != v.at || w.rules != rules {
-		return nil
-	}
-	return w.state
+	return w, ok
 }
 
-// put keeps the account's walk, read at the view's version with those
-// rules; the walks of another version are dropped.
-func (m *statusMemo) put(v memoView, k memoKey, rules string, st *prop.State) {
-	if !v.known {
-		return
-	}
+// put keeps the account's walk, unless the one kept is of a later
+// generation (a read whose snapshot is newer kept it meanwhile).
+func (m *statusMemo) put(k memoKey, w memoWalk) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.at != v.at {
-		m.at = v.at
-		clear(m.walks)
-		m.days = 0
-	}
-	if old, ok := m.walks[k]; ok {
+	old, ok := m.walks[k]
+	if ok {
+		if old.marks.gen > w.marks.gen {
+			return
+		}
 		m.days -= old.state.Days()
 	}
-	if m.days+st.Days() > maxMemoDays {
+	if m.days+w.state.Days() > maxMemoDays {
 		clear(m.walks)
 		m.days = 0
 	}
-	m.walks[k] = memoWalk{rules: rules, state: st}
-	m.days += st.Days()
+	m.walks[k] = w
+	m.days += w.state.Days()
 }
 
-// version is the journal's version as the probe reads it: the same value
-// twice means no connection committed between the two reads.
-type version struct {
-	conn uint64 // which of the probe's connections read it
-	data int64  // its data_version
+// walkMarksQuery reads, of user ?1, the highest generation of the settled
+// days, the earliest stale day, and the earliest day settled after
+// generation ?2: each from an index, a few rows.
+const walkMarksQuery = `SELECT
+	(SELECT coalesce(max(gen), 0) FROM trade_days_settled WHERE user_id = ?1),
+	(SELECT min(day) FROM trade_days_stale WHERE user_id = ?1),
+	(SELECT min(day) FROM trade_days_settled WHERE user_id = ?1 AND gen > ?2)`
+
+// readWalkMarks reads what the transaction's snapshot says of the user's
+// days, and the earliest of them settled after generation since ("" for
+// none).
+func readWalkMarks(ctx context.Context, tx txn, userID string, since int64) (walkMarks, string, error) {
+	var m walkMarks
+	var stale, settled *string
+	err := tx.QueryRowContext(ctx, walkMarksQuery, userID, since).Scan(&m.gen, &stale, &settled)
+	if err != nil {
+		return walkMarks{}, "", err
+	}
+	if stale != nil {
+		m.stale = *stale
+	}
+	if settled != nil {
+		return m, *settled, nil
+	}
+	return m, "", nil
 }
 
-// probe reads the journal's version on one read-only connection of its
-// own: SQLite's data_version moves on a connection whenever another
-// connection, in this process or another, has committed since its last
-// read, and never goes back, so reads on one connection, one after the
-// other, order every commit. A connection that fails is replaced, and its
-// successor's versions are told from its own.
-type probe struct {
-	mu    sync.Mutex
-	pool  *sql.DB
-	conn  *sql.Conn
-	conns uint64
-}
-
-func newProbe(pool *sql.DB) *probe {
-	pool.SetMaxOpenConns(1)
-	pool.SetMaxIdleConns(1)
-	return &probe{pool: pool}
-}
-
-// read is the journal's version now; ok is false when it cannot be read
-// (the status then walks, as it would without the memo).
-func (p *probe) read(ctx context.Context) (v version, ok bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.conn == nil {
-		c, err := p.pool.Conn(ctx)
-		if err != nil {
-			return version{}, false
+// changedFrom is the earliest instant the kept walk may have changed at
+// since it was walked, read at marks (with settled, the earliest day
+// settled since its generation) and payouts; changed is false when
+// nothing it walked has changed. The kept walk's own stale days count:
+// a snapshot of the same generation may be older than its.
+func (w memoWalk) changedFrom(marks walkMarks, settled string, payouts []prop.Payout) (from time.Time, changed bool) {
+	day := ""
+	for _, d := range []string{marks.stale, settled, w.marks.stale, changedPayout(w.payouts, payouts)} {
+		if d != "" && (day == "" || d < day) {
+			day = d
 		}
-		p.conn = c
-		p.conns++
 	}
-	if err := p.conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v.data); err != nil {
-		p.conn.Close()
-		p.conn = nil
-		return version{}, false
+	if day == "" {
+		return time.Time{}, false
 	}
-	v.conn = p.conns
-	return v, true
+	at, err := time.Parse(DateLayout, day)
+	if err != nil {
+		return time.Time{}, true // walk it all
+	}
+	return at.Add(-walkMargin), true
 }
 
-func (p *probe) close() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.conn != nil {
-		p.conn.Close()
-		p.conn = nil
+// changedPayout is the earliest day of a payout in one list and not the
+// other ("" when they are the same).
+func changedPayout(was, is []prop.Payout) string {
+	left := map[prop.Payout]int{}
+	for _, p := range was {
+		left[p]++
 	}
-	return p.pool.Close()
-}
-
-// inStatusTx runs fn in a read transaction with its view of the memo: the
-// version is read before and after the transaction takes its snapshot.
-func (db *DB) inStatusTx(ctx context.Context, fn func(txn, memoView) error) error {
-	before, ok := db.probe.read(ctx)
-	return inTxDo(ctx, db.beginRead, func(tx txn) error {
-		// The transaction's first read takes its snapshot: this one.
-		var dv int64
-		if err := tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&dv); err != nil {
-			return err
+	for _, p := range is {
+		left[p]--
+	}
+	day := ""
+	for p, n := range left {
+		if n != 0 && (day == "" || p.Day < day) {
+			day = p.Day
 		}
-		after, okAfter := db.probe.read(ctx)
-		return fn(tx, bracket(before, after, ok && okAfter))
-	})
+	}
+	return day
 }
 
 // rulesKey is everything a walk reads besides the journal's rows: the

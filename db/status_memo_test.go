@@ -6,11 +6,14 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"tradejournal/db/prop"
+	"tradejournal/db/trading"
 )
 
 // fullWalk is the account's status as it was read before the memo: every
@@ -32,7 +35,7 @@ func fullWalk(t *testing.T, d *DB, userID, accountID string, now time.Time) prop
 		if err != nil {
 			return prop.Status{}, err
 		}
-		fills, err := accountFills(ctx, tx, userID, accountID, rules.Session, loc)
+		fills, err := accountFills(ctx, tx, userID, accountID, rules.Session, loc, fillScope{})
 		if err != nil {
 			return prop.Status{}, err
 		}
@@ -186,10 +189,14 @@ func genTrade(r *rand.Rand, a *genAccount, bias float64) TradeInput {
 			at = at.Add(time.Duration(r.IntN(30)) * time.Minute)
 		}
 	}
+	hold := 300 // minutes between closing fills: may cross into the next day
+	if r.IntN(6) == 0 {
+		hold = 5 * 24 * 60 // held for days
+	}
 	if r.IntN(8) > 0 { // else left open
 		for held > 0 {
 			qty := min(held, float64(1+r.IntN(2)))
-			at = at.Add(time.Duration(r.IntN(300)) * time.Minute) // may cross into the next day
+			at = at.Add(time.Duration(r.IntN(hold)) * time.Minute)
 			fill(closing, qty, price+sign*move(), at)
 			held -= qty
 		}
@@ -287,6 +294,13 @@ func TestAccountStatusMatchesFullWalk(t *testing.T) {
 	}
 	check := func(when string) {
 		t.Helper()
+		// The days settled at random moments: a kept walk learns what
+		// changed from stale marks, or from days settled since.
+		if r.IntN(2) == 0 {
+			if err := d.SettleDays(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for i, a := range accounts {
 			for k, now := range instants(a) {
 				d.Now = func() time.Time { return now }
@@ -344,6 +358,25 @@ func TestAccountStatusMatchesFullWalk(t *testing.T) {
 			a.trades = append(a.trades, tr.ID)
 			return err
 		}},
+		{"a trade held for days, entered on an early day", func(a *genAccount, ar *rand.Rand) error {
+			in := genTrade(ar, &genAccount{id: a.id, firstDay: a.firstDay, days: 1}, -1)
+			if fills := in.Executions.Value; len(fills) > 1 {
+				last := &fills[len(fills)-1]
+				at, err := time.Parse(time.RFC3339, last.ExecutionTimestamp.Value)
+				if err != nil {
+					return err
+				}
+				last.ExecutionTimestamp = Some(at.Add(time.Duration(24+ar.IntN(120)) * time.Hour).UTC().Format(time.RFC3339))
+			}
+			tr, err := d.CreateTrade(ctx, u.ID, in)
+			a.trades = append(a.trades, tr.ID)
+			return err
+		}},
+		{"a trade on the last day", func(a *genAccount, ar *rand.Rand) error {
+			tr, err := d.CreateTrade(ctx, u.ID, genTrade(ar, &genAccount{id: a.id, firstDay: a.firstDay.AddDate(0, 0, a.days-1), days: 1}, 0))
+			a.trades = append(a.trades, tr.ID)
+			return err
+		}},
 		{"a trade deleted", func(a *genAccount, ar *rand.Rand) error {
 			if len(a.trades) == 0 {
 				return nil
@@ -385,7 +418,15 @@ func TestAccountStatusMatchesFullWalk(t *testing.T) {
 			return err
 		}},
 	}
-	for round := range 2 {
+	defer func() {
+		m := d.statuses
+		t.Logf("reads: %d walked every fill, %d went on from a kept walk, %d took one as it was",
+			m.walked.Load(), m.resumed.Load(), m.taken.Load())
+		if !t.Failed() && (m.resumed.Load() == 0 || m.taken.Load() == 0) {
+			t.Error("no read went on from a kept walk, or took one: the test shows nothing of them")
+		}
+	}()
+	for round := range 3 {
 		for _, w := range writes {
 			a := accounts[r.IntN(len(accounts))]
 			if err := w.write(a, rand.New(rand.NewPCG(seed, uint64(round*100+len(w.name))))); err != nil {
@@ -433,57 +474,42 @@ func TestAccountStatusesStaleRules(t *testing.T) {
 	sameStatus(t, "status after the page read stale rules", got, want)
 }
 
-// TestStatusMemoVersions pins the memo's bookkeeping: a walk is read only
-// at the version it was kept at, with its rules; a view whose version is
-// not known neither reads nor keeps one; a walk kept at another version
-// drops the others; the days kept stay bounded.
-func TestStatusMemoVersions(t *testing.T) {
+// TestStatusMemoGenerations pins the memo's bookkeeping: a walk is kept by
+// account; one of an earlier generation does not replace one of a later;
+// the days kept stay bounded.
+func TestStatusMemoGenerations(t *testing.T) {
 	m := newStatusMemo()
 	k := memoKey{"u", "a"}
-	st, err := prop.Replay(prop.Rules{Session: prop.Session{Loc: time.UTC}}, []prop.Fill{{At: time.Unix(0, 0), Realized: 1}}, nil)
-	if err != nil {
-		t.Fatal(err)
+	walk := func(days int) *prop.State {
+		fills := make([]prop.Fill, days)
+		for j := range fills {
+			fills[j] = prop.Fill{At: time.Unix(int64(j)*86400, 0), Realized: 1}
+		}
+		st, err := prop.Replay(prop.Rules{Session: prop.Session{Loc: time.UTC}}, fills, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
 	}
-	v1, v2 := version{1, 7}, version{1, 8}
-	at1 := bracket(v1, v1, true)
-	m.put(at1, k, "r", st)
-	if m.get(at1, k, "r") != st || m.get(at1, k, "other rules") != nil || m.get(at1, memoKey{"u", "b"}, "r") != nil {
-		t.Fatal("a kept walk is read with its own key and rules only")
+	st2, st1 := walk(1), walk(1)
+	m.put(k, memoWalk{state: st2, marks: walkMarks{gen: 2}})
+	m.put(k, memoWalk{state: st1, marks: walkMarks{gen: 1}})
+	if w, ok := m.get(k); !ok || w.state != st2 {
+		t.Fatal("a walk of an earlier generation replaced a later one")
 	}
-	if m.get(bracket(v2, v2, true), k, "r") != nil || m.get(bracket(version{2, 7}, version{2, 7}, true), k, "r") != nil {
-		t.Fatal("a walk was read at another version")
+	if _, ok := m.get(memoKey{"u", "b"}); ok {
+		t.Fatal("another account's walk was read")
 	}
-	// A commit between the two reads of the version: the snapshot's
-	// version is not known.
-	moved := bracket(v1, v2, true)
-	if moved.known || bracket(v1, v1, false).known {
-		t.Fatal("a snapshot between two different versions, or unread ones, is known")
-	}
-	if m.get(moved, k, "r") != nil {
-		t.Fatal("an unknown version read a walk")
-	}
-	m.put(bracket(v2, v1, true), memoKey{"u", "b"}, "r", st)
-	if len(m.walks) != 1 {
-		t.Fatal("an unknown version kept a walk")
-	}
-	// A walk kept at a new version drops the old ones.
-	at2 := bracket(v2, v2, true)
-	m.put(at2, memoKey{"u", "b"}, "r", st)
-	if m.get(at1, k, "r") != nil || len(m.walks) != 1 || m.days != 1 {
-		t.Fatalf("%d walks, %d days kept after a new version, want 1 and 1", len(m.walks), m.days)
+	st3 := walk(1)
+	m.put(k, memoWalk{state: st3, marks: walkMarks{gen: 2, stale: "2026-01-05"}})
+	if w, _ := m.get(k); w.state != st3 || len(m.walks) != 1 || m.days != 1 {
+		t.Fatalf("%d walks, %d days kept after one of the same generation, want it, 1 and 1", len(m.walks), m.days)
 	}
 
 	// The days kept are bounded: past maxMemoDays the memo starts over.
-	var big *prop.State
+	big := walk(1000)
 	for i := range maxMemoDays / 1000 * 2 {
-		fills := make([]prop.Fill, 1000)
-		for j := range fills {
-			fills[j] = prop.Fill{At: time.Unix(int64(j)*86400, 0)}
-		}
-		if big, err = prop.Replay(prop.Rules{Session: prop.Session{Loc: time.UTC}}, fills, nil); err != nil {
-			t.Fatal(err)
-		}
-		m.put(at2, memoKey{"u", fmt.Sprint(i)}, "r", big)
+		m.put(memoKey{"u", fmt.Sprint(i)}, memoWalk{state: big})
 		if m.days > maxMemoDays {
 			t.Fatalf("%d days kept, over %d", m.days, maxMemoDays)
 		}
@@ -493,13 +519,13 @@ func TestStatusMemoVersions(t *testing.T) {
 	}
 }
 
-// TestStatusProbe pins what the memo relies on: the probe's version moves
-// after a commit by this process's writer or by another process, and
-// stays while nothing is committed; a status transaction takes its
-// snapshot when it reads data_version, so a commit after that read is not
-// in what it reads; a snapshot taken after a commit that came after the
-// first read of the version is not known.
-func TestStatusProbe(t *testing.T) {
+// TestWalkMarks pins what a kept walk relies on (schema 00016): every
+// write that changes what the walk reads of a trade or its fills marks the
+// user's day of the trade's entry date stale, before and after the change,
+// whichever process commits it; a write the walk does not read marks
+// nothing; settling a day records it in a later generation than any
+// before.
+func TestWalkMarks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "journal.db")
 	d, err := Open(t.Context(), path)
 	if err != nil {
@@ -508,76 +534,135 @@ func TestStatusProbe(t *testing.T) {
 	t.Cleanup(func() { d.Close() })
 	ctx := t.Context()
 	userID, accountID := newTradeFixture(t, d)
-	read := func() version {
-		v, ok := d.probe.read(ctx)
-		if !ok {
-			t.Fatal("the probe cannot read the version")
-		}
-		return v
-	}
-	trade := func() {
-		if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"),
-			Side: Some("long"), Quantity: Some(1.0), EntryPrice: Some(5000.0), EntryDate: Some("2026-01-05")}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	count := func(tx txn) int {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM trades WHERE account_id = ?`, accountID).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-
-	v0 := read()
-	if again := read(); again != v0 {
-		t.Fatalf("version %v then %v with nothing committed", v0, again)
-	}
-	trade()
-	v1 := read()
-	if v1 == v0 {
-		t.Fatal("the version did not move after the writer's commit")
-	}
 	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if _, err := other.Exec(`UPDATE accounts SET name = 'moved' WHERE id = ?`, accountID); err != nil {
+	stale := func() []string {
+		t.Helper()
+		rows, err := other.Query(`SELECT day FROM trade_days_stale WHERE user_id = ? ORDER BY day`, userID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var days []string
+		for rows.Next() {
+			var day string
+			if err := rows.Scan(&day); err != nil {
+				t.Fatal(err)
+			}
+			days = append(days, day)
+		}
+		return days
+	}
+	settle := func() {
+		t.Helper()
+		if err := d.SettleDays(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s := stale(); len(s) != 0 {
+			t.Fatalf("stale after settling: %v", s)
+		}
+	}
+	gens := func() map[string]int64 {
+		t.Helper()
+		rows, err := other.Query(`SELECT day, gen FROM trade_days_settled WHERE user_id = ?`, userID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		out := map[string]int64{}
+		for rows.Next() {
+			var day string
+			var gen int64
+			if err := rows.Scan(&day, &gen); err != nil {
+				t.Fatal(err)
+			}
+			out[day] = gen
+		}
+		return out
+	}
+	fill := func(side string, price float64, at string) ExecutionInput {
+		return ExecutionInput{Side: Some(side), Quantity: Some(1.0), Price: Some(price), ExecutionTimestamp: Some(at)}
+	}
+	// An open trade, entered on the 5th (New York, the fixture's zone).
+	open, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"), Side: Some("long"),
+		Executions: Some([]ExecutionInput{fill("buy", 5000, "2026-01-05T15:00:00Z")})})
+	if err != nil {
 		t.Fatal(err)
 	}
-	v2 := read()
-	if v2 == v1 {
-		t.Fatal("the version did not move after another process's commit")
+	if got := stale(); !slices.Equal(got, []string{"2026-01-05"}) {
+		t.Fatalf("an open trade marked %v, want its entry day", got)
 	}
+	settle()
+	first := gens()["2026-01-05"]
 
-	// A commit after the transaction's data_version is not in it.
-	if err := d.inStatusTx(ctx, func(tx txn, v memoView) error {
-		if !v.known || v.at != v2 {
-			t.Fatalf("view %+v with nothing committed, want known at %v", v, v2)
-		}
-		trade()
-		if n := count(tx); n != 1 {
-			t.Fatalf("the transaction read %d trades, one committed after its data_version: want 1", n)
-		}
-		return nil
-	}); err != nil {
+	// Closed days later: its entry day (and its exit day, the statistics').
+	if _, err := d.UpdateTrade(ctx, userID, open.ID, TradeInput{Executions: Some([]ExecutionInput{
+		fill("buy", 5000, "2026-01-05T15:00:00Z"), fill("sell", 5010, "2026-01-09T15:00:00Z")})}); err != nil {
 		t.Fatal(err)
 	}
-	// A commit between the first read of the version and the snapshot.
-	before := read()
-	trade()
-	if err := inTxDo(ctx, d.beginRead, func(tx txn) error {
-		if n := count(tx); n != 3 {
-			t.Fatalf("read %d trades, want 3", n)
-		}
-		after, ok := d.probe.read(ctx)
-		if v := bracket(before, after, ok); v.known {
-			t.Fatalf("view %+v of a snapshot after a commit the first version did not see, want unknown", v)
-		}
-		return nil
-	}); err != nil {
+	if got := stale(); !slices.Equal(got, []string{"2026-01-05", "2026-01-09"}) {
+		t.Fatalf("closing it marked %v, want its entry and exit days", got)
+	}
+	settle()
+	if g := gens(); g["2026-01-05"] <= first || g["2026-01-09"] != g["2026-01-05"] {
+		t.Fatalf("generations %v after the second settle, the first %d", g, first)
+	}
+	second := gens()["2026-01-05"]
+
+	// A rating: the walk reads nothing of it.
+	if _, err := d.UpdateTrade(ctx, userID, open.ID, TradeInput{StarRating: Some(4)}); err != nil {
 		t.Fatal(err)
+	}
+	if got := stale(); len(got) != 0 {
+		t.Fatalf("a rating marked %v", got)
+	}
+	// Another process moves a fill's price, then its time.
+	if _, err := other.Exec(`UPDATE executions SET price = price + 1 WHERE trade_id = ? AND side = 'sell'`, open.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := stale(); !slices.Equal(got, []string{"2026-01-05"}) {
+		t.Fatalf("another process's fill price marked %v, want the entry day", got)
+	}
+	settle()
+	if g := gens()["2026-01-05"]; g <= second {
+		t.Fatalf("generation %d after another settle, was %d", g, second)
+	}
+	if _, err := other.Exec(`UPDATE executions SET position = 1 - position WHERE trade_id = ?`, open.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := stale(); !slices.Equal(got, []string{"2026-01-05"}) {
+		t.Fatalf("reordered fills marked %v, want the entry day", got)
+	}
+	settle()
+	// Moved to the 2nd, to another account, then deleted: each marks its
+	// entry days.
+	if _, err := d.UpdateTrade(ctx, userID, open.ID, TradeInput{Executions: Some([]ExecutionInput{
+		fill("buy", 5000, "2026-01-02T15:00:00Z"), fill("sell", 5010, "2026-01-09T15:00:00Z")})}); err != nil {
+		t.Fatal(err)
+	}
+	if got := stale(); !slices.Equal(got, []string{"2026-01-02", "2026-01-05", "2026-01-09"}) {
+		t.Fatalf("a new entry marked %v, want the old and new entry days and the exit day", got)
+	}
+	settle()
+	b, err := d.CreateAccount(ctx, userID, AccountInput{AccountNumber: Some("WALK-B")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.UpdateTrade(ctx, userID, open.ID, TradeInput{AccountID: Some(b.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := stale(); !slices.Contains(got, "2026-01-02") {
+		t.Fatalf("a move to another account marked %v, want its entry day", got)
+	}
+	settle()
+	if _, err := d.DeleteTrade(ctx, userID, open.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := stale(); !slices.Contains(got, "2026-01-02") {
+		t.Fatalf("a delete marked %v, want its entry day", got)
 	}
 }
 
@@ -654,26 +739,30 @@ func TestAccountStatusConcurrentWrites(t *testing.T) {
 	}
 }
 
-// TestAccountStatusKeptAcrossConnections: after a commit, the walk made by
-// the first read is the one every later read uses, whichever of the pool's
-// connections it runs on (reads running at once take different ones),
-// until the next commit.
+// TestAccountStatusKeptAcrossConnections: once the journal's days are
+// settled, the walk made by the first read is the one every later read
+// takes, whichever of the pool's connections it runs on (reads running at
+// once take different ones), while nothing it reads changes: a rename of
+// the account changes nothing it reads. A new trade makes the next read go
+// on from the kept walk, not walk every fill.
 func TestAccountStatusKeptAcrossConnections(t *testing.T) {
 	d := newTestDB(t)
 	ctx := t.Context()
 	userID, accountID := newTradeFixture(t, d)
 	seedTrades(t, d, userID, accountID, 50)
+	if err := d.SettleDays(ctx); err != nil {
+		t.Fatal(err)
+	}
 	kept := func() *prop.State {
-		d.statuses.mu.Lock()
-		defer d.statuses.mu.Unlock()
-		return d.statuses.walks[memoKey{userID, accountID}].state
+		w, _ := d.statuses.get(memoKey{userID, accountID})
+		return w.state
 	}
 	if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
 		t.Fatal(err)
 	}
 	first := kept()
-	if first == nil {
-		t.Fatal("no walk kept")
+	if first == nil || d.statuses.walked.Load() != 1 {
+		t.Fatalf("%d walks, none kept", d.statuses.walked.Load())
 	}
 	var wg sync.WaitGroup
 	for range 8 {
@@ -686,8 +775,8 @@ func TestAccountStatusKeptAcrossConnections(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := kept(); got != first {
-		t.Fatal("reads on other connections walked again with nothing committed")
+	if got := kept(); got != first || d.statuses.taken.Load() != 40 {
+		t.Fatalf("%d of 40 reads on other connections took the kept walk, with nothing changed", d.statuses.taken.Load())
 	}
 	if _, err := d.UpdateAccount(ctx, userID, accountID, AccountInput{Name: Some("renamed")}); err != nil {
 		t.Fatal(err)
@@ -695,7 +784,190 @@ func TestAccountStatusKeptAcrossConnections(t *testing.T) {
 	if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
 		t.Fatal(err)
 	}
-	if got := kept(); got == first || got == nil {
-		t.Fatal("the read after a commit did not walk again")
+	if got := kept(); got != first {
+		t.Fatal("the read after a rename walked again")
+	}
+	before, err := d.AccountStatus(ctx, userID, accountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ES at 50 a point: 2 points on 1 contract is +100, less 4.
+	if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"),
+		Side: Some("long"), Executions: Some([]ExecutionInput{
+			{Side: Some("buy"), Quantity: Some(1.0), Price: Some(5000.0), Commission: Some(2.0), ExecutionTimestamp: Some("2026-06-01T14:00:00Z")},
+			{Side: Some("sell"), Quantity: Some(1.0), Price: Some(5002.0), Commission: Some(2.0), ExecutionTimestamp: Some("2026-06-01T15:00:00Z")},
+		})}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.AccountStatus(ctx, userID, accountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept() == first || d.statuses.walked.Load() != 1 || d.statuses.resumed.Load() != 1 {
+		t.Fatalf("after a new trade: %d walks of every fill, %d gone on, want 1 and 1", d.statuses.walked.Load(), d.statuses.resumed.Load())
+	}
+	if got.RealizedPnL != trading.Round8(before.RealizedPnL+96) || got.TradingDays != before.TradingDays+1 {
+		t.Fatalf("realised %v over %d days after a +96 trade on a new day, was %v over %d", got.RealizedPnL, got.TradingDays,
+			before.RealizedPnL, before.TradingDays)
+	}
+	want := fullWalk(t, d, userID, accountID, d.Now())
+	want.EvaluatedAt = got.EvaluatedAt
+	sameStatus(t, "gone on after a new trade", got, want)
+}
+
+// TestAccountStatusOlderSnapshot: a read whose snapshot is older than the
+// kept walk's does not take a change it cannot see from the kept walk: of
+// the same generation, it goes on from the kept walk's own stale days with
+// what it reads; of an earlier one (the days were settled between), it
+// walks every fill.
+func TestAccountStatusOlderSnapshot(t *testing.T) {
+	for _, settle := range []bool{false, true} {
+		t.Run(fmt.Sprint("settled between ", settle), func(t *testing.T) { olderSnapshot(t, settle) })
+	}
+}
+
+func olderSnapshot(t *testing.T, settle bool) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	userID, accountID := newTradeFixture(t, d)
+	seedTrades(t, d, userID, accountID, 50)
+	if err := d.SettleDays(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want, err := d.AccountStatus(ctx, userID, accountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = inTxDo(ctx, d.beginRead, func(tx txn) error {
+		a, err := oneAccount(ctx, tx, userID, accountID) // the snapshot: before the trade
+		if err != nil {
+			return err
+		}
+		// A trade of +96 committed, and read (and kept) by a newer read.
+		if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"),
+			Side: Some("long"), Executions: Some([]ExecutionInput{
+				{Side: Some("buy"), Quantity: Some(1.0), Price: Some(5000.0), Commission: Some(2.0), ExecutionTimestamp: Some("2026-06-01T14:00:00Z")},
+				{Side: Some("sell"), Quantity: Some(1.0), Price: Some(5002.0), Commission: Some(2.0), ExecutionTimestamp: Some("2026-06-01T15:00:00Z")},
+			})}); err != nil {
+			return err
+		}
+		if settle {
+			if err := d.SettleDays(ctx); err != nil {
+				return err
+			}
+		}
+		newer, err := d.AccountStatus(ctx, userID, accountID)
+		if err != nil {
+			return err
+		}
+		if newer.RealizedPnL != trading.Round8(want.RealizedPnL+96) {
+			t.Fatalf("the newer read: realised %v, want %v + 96", newer.RealizedPnL, want.RealizedPnL)
+		}
+		loc, err := d.userLocation(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		got, err := d.accountStatus(ctx, tx, userID, a, loc)
+		if err != nil {
+			return err
+		}
+		got.EvaluatedAt = want.EvaluatedAt
+		sameStatus(t, "the older snapshot's read", got, want)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAccountStatusFarZone: a trader at UTC+14 whose account's days start
+// at UTC midnight. A trade filled at 11:00 UTC on the 10th is entered on
+// the 11th in the trader's zone, and is the 10th's in the account's: a
+// walk going on after it is written starts from the 10th, the day before
+// its entry date (walkMargin).
+func TestAccountStatusFarZone(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	u, err := d.CreateUser(ctx, "kiritimati", "Pacific/Kiritimati")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := d.CreateAccount(ctx, u.ID, AccountInput{AccountNumber: Some("K-1"), StartingBalance: Some(50000.0),
+		DayStartsAt: Some("00:00"), DayTimezone: Some("UTC")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ES at 50 a point: each trade 1 contract, 2 points, +100.
+	trade := func(at time.Time) {
+		t.Helper()
+		if _, err := d.CreateTrade(ctx, u.ID, TradeInput{AccountID: Some(a.ID), Symbol: Some("ESH6"),
+			Side: Some("long"), Executions: Some([]ExecutionInput{
+				{Side: Some("buy"), Quantity: Some(1.0), Price: Some(5000.0), ExecutionTimestamp: Some(at.Format(time.RFC3339))},
+				{Side: Some("sell"), Quantity: Some(1.0), Price: Some(5002.0), ExecutionTimestamp: Some(at.Add(time.Minute).Format(time.RFC3339))},
+			})}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for day := 8; day <= 12; day++ {
+		trade(time.Date(2026, time.March, day, 20, 0, 0, 0, time.UTC))
+	}
+	if err := d.SettleDays(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.AccountStatus(ctx, u.ID, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	trade(time.Date(2026, time.March, 10, 11, 0, 0, 0, time.UTC))
+	got, err := d.AccountStatus(ctx, u.ID, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.RealizedPnL != 600 || d.statuses.resumed.Load() != 1 {
+		t.Fatalf("realised %v after 6 trades of +100 (%d reads went on from the kept walk, want 1)", got.RealizedPnL,
+			d.statuses.resumed.Load())
+	}
+}
+
+// TestWalkQueryPlans: a walk going on from a day reads the trades entered
+// since from the account's index and the trades held across it by id,
+// never a scan of the trades before; what changed is read from indexes.
+func TestWalkQueryPlans(t *testing.T) {
+	d := newTestDB(t)
+	userID, accountID := newTradeFixture(t, d)
+	seedTrades(t, d, userID, accountID, 200)
+	if _, err := d.write.Exec(`ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	plan := func(query string, args ...any) string {
+		t.Helper()
+		rows, err := d.read.Query(`EXPLAIN QUERY PLAN `+query, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var steps []string
+		for rows.Next() {
+			var id, parent, unused int
+			var step string
+			if err := rows.Scan(&id, &parent, &unused, &step); err != nil {
+				t.Fatal(err)
+			}
+			steps = append(steps, step)
+		}
+		return strings.Join(steps, "; ")
+	}
+	fills := plan(accountFillsQuery, userID, accountID, "2016-03-01", `["x"]`)
+	for _, want := range []string{"SEARCH t USING INDEX trades_account (user_id=? AND account_id=? AND entry_date>?)",
+		"SCAN held VIRTUAL TABLE", "SEARCH t USING INDEX sqlite_autoindex_trades_1 (id=?)"} {
+		if !strings.Contains(fills, want) {
+			t.Errorf("the fills' plan %q lacks %q", fills, want)
+		}
+	}
+	if strings.Contains(fills, "entry_date<?") || strings.Contains(fills, "SCAN t") {
+		t.Errorf("the fills' plan %q reads the trades before the day", fills)
+	}
+	marks := plan(walkMarksQuery, userID, 3)
+	if strings.Contains(marks, "SCAN trade_days") || strings.Count(marks, "SEARCH") != 3 {
+		t.Errorf("the marks' plan %q does not search three indexes", marks)
 	}
 }

@@ -227,14 +227,15 @@ func TestStatsPlans(t *testing.T) {
 	}
 }
 
-// BenchmarkTradeDaysWrite: what keeping the statistics' days (schema 15's
-// triggers, which mark the days a write touches stale) costs a write at
+// BenchmarkTradeDaysWrite: what keeping the statistics' days and the
+// accounts' walks (schema 15's and 16's triggers, which mark the days a
+// write touches stale) costs a write at
 // 100,000 trades, settled: a create of a trade of 4 fills on one day (the
 // first marks it, the rest find it marked), a create on a different seeded
 // day each time (each marks a day of its own: a new row of
 // trade_days_stale), and a PUT replacing a seeded trade's 4 fills with
 // others of another P&L; each with the triggers and with them dropped (the
-// journal as schema 14 left it), taking turns a fiftieth of b.N at a time on
+// journal's writes as schema 14 left them), taking turns a fiftieth of b.N at a time on
 // the same journal in one run, each turn from settled days. x-without is
 // the time with the days over the time without; with-pages/op and
 // without-pages/op count the pages each write adds to the log (200 writes,
@@ -244,7 +245,8 @@ func TestStatsPlans(t *testing.T) {
 func BenchmarkTradeDaysWrite(b *testing.B) {
 	d, userID, accountID := newScaleJournal(b)
 	ctx := context.Background()
-	rows, err := d.write.Query(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'trade_days%'`)
+	rows, err := d.write.Query(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'
+		AND (name LIKE 'trade_days%' OR name LIKE 'walk_%')`)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -257,8 +259,8 @@ func BenchmarkTradeDaysWrite(b *testing.B) {
 		triggers[name] = text
 	}
 	rows.Close()
-	if len(triggers) != 4 {
-		b.Fatalf("%d triggers of the days, want 4", len(triggers))
+	if len(triggers) != 10 {
+		b.Fatalf("%d triggers of the days, want 10", len(triggers))
 	}
 	set := func(kept bool) {
 		for name, text := range triggers {

@@ -174,8 +174,8 @@ type event struct {
 type walk struct {
 	r Rules
 	figures
-	days     []walkDay // the trading days walked, in order
-	bestDay  float64   // the highest P&L of a day traded, once the events are walked
+	days     walkDays // the trading days walked, in order
+	bestDay  float64  // the highest P&L of a day traded, once the events are walked
 	breaches []Breach
 }
 
@@ -201,6 +201,39 @@ type walkDay struct {
 	breaches int // the breaches recorded before it
 	pnl      float64
 	traded   bool // it holds a fill (a payout alone makes no trading day)
+}
+
+// walkDays are the days a walk reached, in blocks of dayBlock: every block
+// but the last is full, and a full block is never changed, so a walk
+// going on from a day shares the blocks before it with the walk it goes on
+// from and copies one block at most.
+type walkDays struct {
+	blocks [][]walkDay
+	n      int
+}
+
+const dayBlock = 64
+
+func (d *walkDays) at(i int) *walkDay { return &d.blocks[i/dayBlock][i%dayBlock] }
+
+func (d *walkDays) push(day walkDay) {
+	if d.n%dayBlock == 0 {
+		d.blocks = append(d.blocks, make([]walkDay, 0, dayBlock))
+	}
+	last := &d.blocks[len(d.blocks)-1]
+	*last = append(*last, day)
+	d.n++
+}
+
+// prefix is the first k days, sharing the full blocks they fill.
+func (d *walkDays) prefix(k int) walkDays {
+	full := k / dayBlock
+	out := walkDays{blocks: make([][]walkDay, full, full+4), n: k}
+	copy(out.blocks, d.blocks[:full])
+	if rest := k % dayBlock; rest > 0 {
+		out.blocks = append(out.blocks, append(make([]walkDay, 0, dayBlock), d.blocks[full][:rest]...))
+	}
+	return out
 }
 
 // hasFloor says whether the account has a drawdown rule.
@@ -243,11 +276,12 @@ func Replay(r Rules, fills []Fill, payouts []Payout) (*State, error) {
 // event (Replay).
 func (st *State) Since(from time.Time) (cut time.Time, ok bool) {
 	at := from.UnixNano()
-	k := sort.Search(len(st.w.days), func(i int) bool { return st.w.days[i].begins > at }) - 1
+	days := &st.w.days
+	k := sort.Search(days.n, func(i int) bool { return days.at(i).begins > at }) - 1
 	if k < 0 {
 		return time.Time{}, false
 	}
-	return time.Unix(0, st.w.days[k].begins), true
+	return time.Unix(0, days.at(k).begins), true
 }
 
 // Resume walks on from cut, the start of a day the walk reached (Since):
@@ -257,13 +291,13 @@ func (st *State) Since(from time.Time) (cut time.Time, ok bool) {
 // The state is left as it was.
 func (st *State) Resume(cut time.Time, fills []Fill, payouts []Payout) (*State, error) {
 	at := cut.UnixNano()
-	k, found := slices.BinarySearchFunc(st.w.days, at, func(d walkDay, at int64) int { return cmp.Compare(d.begins, at) })
-	if !found {
+	days := &st.w.days
+	k := sort.Search(days.n, func(i int) bool { return days.at(i).begins >= at })
+	if k == days.n || days.at(k).begins != at {
 		return nil, fmt.Errorf("prop: %s is not the start of a day walked", cut.UTC().Format(time.RFC3339))
 	}
-	d := st.w.days[k]
-	w := walk{r: st.w.r, figures: d.start,
-		days: append(make([]walkDay, 0, k+32), st.w.days[:k]...), breaches: slices.Clone(st.w.breaches[:d.breaches])}
+	d := days.at(k)
+	w := walk{r: st.w.r, figures: d.start, days: days.prefix(k), breaches: slices.Clone(st.w.breaches[:d.breaches])}
 	return w.replay(fills, payouts, at)
 }
 
@@ -320,7 +354,7 @@ func (w walk) replay(fills []Fill, payouts []Payout, from int64) (*State, error)
 			day, dayBegins = fillDay, begins
 		}
 		if day != w.day {
-			w.days = append(w.days, walkDay{day: day, begins: dayBegins.UnixNano(), start: w.figures, breaches: len(w.breaches)})
+			w.days.push(walkDay{day: day, begins: dayBegins.UnixNano(), start: w.figures, breaches: len(w.breaches)})
 			if w.day != "" {
 				w.endDay()
 			}
@@ -335,16 +369,18 @@ func (w walk) replay(fills []Fill, payouts []Payout, from int64) (*State, error)
 	// The best day, once: a status read from the state is then as quick
 	// at 3,000 days as at 300.
 	w.bestDay = math.Inf(-1)
-	for _, d := range w.days {
-		if d.traded {
-			w.bestDay = max(w.bestDay, d.pnl)
+	for _, b := range w.days.blocks {
+		for _, d := range b {
+			if d.traded {
+				w.bestDay = max(w.bestDay, d.pnl)
+			}
 		}
 	}
 	return &State{w: w}, nil
 }
 
 // Days is how many days the walk reached: what keeping the state costs.
-func (st *State) Days() int { return len(st.w.days) }
+func (st *State) Days() int { return st.w.days.n }
 
 // Status is the account's status at now: the walk's last day ends if it
 // has ended by now. The state is left as it was.
@@ -362,7 +398,7 @@ func (w *walk) fill(day string, f *Fill) {
 	net := trading.Round8(f.Realized - f.Commission)
 	w.balance = trading.Round8(w.balance + net)
 	w.realized = trading.Round8(w.realized + net)
-	d := &w.days[len(w.days)-1] // the fill's day
+	d := w.days.at(w.days.n - 1) // the fill's day
 	if !d.traded {
 		d.traded = true
 		w.tradingDays++
@@ -476,8 +512,9 @@ func (w *walk) status(now time.Time) Status {
 
 // dayPnL is the P&L of the day walked labelled day, or 0.
 func (w *walk) dayPnL(day string) float64 {
-	if k, found := slices.BinarySearchFunc(w.days, day, func(d walkDay, day string) int { return strings.Compare(d.day, day) }); found {
-		return w.days[k].pnl
+	k := sort.Search(w.days.n, func(i int) bool { return w.days.at(i).day >= day })
+	if k < w.days.n && w.days.at(k).day == day {
+		return w.days.at(k).pnl
 	}
 	return 0
 }

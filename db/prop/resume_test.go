@@ -96,19 +96,23 @@ func TestResumeIsReplay(t *testing.T) {
 	resumed := 0
 	for range 300 {
 		rules := genResumeRules(r)
-		fills, payouts := genEvents(r, first, 12, "a")
+		days := 12
+		if r.IntN(3) == 0 {
+			days = 100 + r.IntN(200) // days in several blocks
+		}
+		fills, payouts := genEvents(r, first, days, "a")
 		kept, err := Replay(rules, fills, payouts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		keptStatus := kept.Status(first.AddDate(1, 0, 0))
+		keptStatus, keptDays := kept.Status(first.AddDate(1, 0, 0)), flatDays(kept)
 		// A moment to take again from: any, the walk goes on from the day
 		// holding it.
-		from := first.Add(time.Duration(r.IntN(14*24)) * time.Hour)
+		from := first.Add(time.Duration(r.IntN((days+2)*24)) * time.Hour)
 		cut, ok := kept.Since(from)
 		if !ok {
-			if kept.Days() > 0 && time.Unix(0, kept.w.days[0].begins).Before(from) {
-				t.Fatalf("no day to go on from at %v, the first starting %v", from, time.Unix(0, kept.w.days[0].begins))
+			if kept.Days() > 0 && time.Unix(0, kept.w.days.at(0).begins).Before(from) {
+				t.Fatalf("no day to go on from at %v, the first starting %v", from, time.Unix(0, kept.w.days.at(0).begins))
 			}
 			continue
 		}
@@ -143,13 +147,22 @@ func TestResumeIsReplay(t *testing.T) {
 				t.Fatalf("resumed at %v, read at %v:\n got %+v\nwant %+v", cut, now, g, w)
 			}
 		}
-		if !reflect.DeepEqual(kept.Status(first.AddDate(1, 0, 0)), keptStatus) {
+		if !reflect.DeepEqual(kept.Status(first.AddDate(1, 0, 0)), keptStatus) || !reflect.DeepEqual(flatDays(kept), keptDays) {
 			t.Fatal("resuming changed the kept walk")
 		}
 	}
 	if resumed < 200 {
 		t.Fatalf("only %d of 300 walks resumed", resumed)
 	}
+}
+
+// flatDays is a copy of the days the walk kept.
+func flatDays(st *State) []walkDay {
+	var out []walkDay
+	for _, b := range st.w.days.blocks {
+		out = append(out, b...)
+	}
+	return out
 }
 
 // TestResumeAtADayStartOnly: a walk goes on only from the start of a day
