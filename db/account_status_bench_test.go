@@ -85,14 +85,16 @@ func rawAccountFills(b *testing.B, d *DB, userID, accountID string, n int) time.
 // rule set and a paid payout, both journals open in one run and taking
 // turns. Each of 10 turns, on each journal, writes a trade on a new last
 // day (untimed) and times the status read just after it (cold: the day is
-// marked stale, and the read goes on from the kept walk two days before
-// it); then the settler's work (untimed); then reads with no write between
+// marked stale, and the read goes on from the kept walk's start of a day
+// before it); then the settler's work (untimed); then reads with no write
+// between
 // (warm: the kept walk is taken as it is; the first after the settler's
 // work goes on from the day it settled), b.N/100 on each journal in turn,
 // 10 times. x-10k is the time at 100,000 over the time at 10,000: issue 31
 // asks at most 1.5, the status growing with trading days, not fills. The
 // first read of each journal, which walks every fill, is not timed, nor is
-// collecting its garbage: BenchmarkAccountStatus times that walk.
+// collecting its garbage or the first turn (see below):
+// BenchmarkAccountStatus times that walk.
 //
 //	go test ./db -run XXX -bench AccountStatusDays -benchtime 1000x
 func BenchmarkAccountStatusDays(b *testing.B) {
