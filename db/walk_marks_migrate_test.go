@@ -13,13 +13,7 @@ import (
 func TestMigrateWalkMarks(t *testing.T) {
 	const at = `'2025-12-01T00:00:00.000Z'`
 	path := oldJournal(t, 15,
-		slices.Concat(oldAlice(at), []string{
-			`INSERT INTO imports (id, user_id, format, file_name, timezone, account_ids, unknown_accounts, rows, fills, skipped,
-			duplicates, trades_created, trades_updated, warnings, created_at)
-			VALUES ('i1', 'u1', 'generic', 'fills.csv', 'America/New_York', '["a1"]', '["TV-1001"]', 2, 2, 0, 0, 1, 0,
-			'[]', ` + at + `)`,
-			`INSERT INTO import_accounts (import_id, account_id) VALUES ('i1', 'a1')`,
-		}, oldImportedTrade(at, "G1", "G2"))...)
+		slices.Concat(oldAlice(at), oldGenericImport(at), oldImportedTrade(at, "G1", "G2"))...)
 	d, err := Open(t.Context(), path)
 	if err != nil {
 		t.Fatalf("Open migrates: %v", err)
