@@ -105,6 +105,9 @@ func (db *DB) walkAccount(ctx context.Context, tx txn, userID, accountID string,
 	if err != nil {
 		return memoWalk{}, err
 	}
+	if marks.stale != "" {
+		db.settler.staleSeen()
+	}
 	w := memoWalk{rules: rulesKey(r, loc.String()), marks: marks, payouts: payouts}
 	// A snapshot of an earlier generation than the kept walk's is older
 	// than it: it walks everything.

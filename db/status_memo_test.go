@@ -965,3 +965,84 @@ func TestWalkQueryPlans(t *testing.T) {
 		t.Errorf("the marks' plan %q does not search three indexes", marks)
 	}
 }
+
+// TestSettlerWokenByStatusReads: a day marked stale by another process's
+// commit does not wake the settler, whose writer committed nothing; the
+// first status read that finds it does, and the settler clears it once
+// idle, so later reads take the kept walk again instead of going on from
+// that day each time.
+func TestSettlerWokenByStatusReads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.db")
+	d, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	d.settler.close()
+	d.settler = newSettler(d, 50*time.Millisecond, time.Hour)
+	ctx := t.Context()
+	userID, accountID := newTradeFixture(t, d)
+	if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"), Side: Some("long"),
+		Executions: Some([]ExecutionInput{
+			{Side: Some("buy"), Quantity: Some(1.0), Price: Some(5000.0), ExecutionTimestamp: Some("2026-03-02T15:00:00Z")},
+			{Side: Some("sell"), Quantity: Some(1.0), Price: Some(5002.0), ExecutionTimestamp: Some("2026-03-02T16:00:00Z")},
+		})}); err != nil {
+		t.Fatal(err)
+	}
+	stale := func() int {
+		t.Helper()
+		var n int
+		if err := d.read.QueryRow(`SELECT count(*) FROM trade_days_stale`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	waitSettled := func(what string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); stale() > 0; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %d days still stale after 10 s", what, stale())
+			}
+		}
+	}
+	waitSettled("after this process's write")
+	if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
+		t.Fatal(err)
+	}
+	// The settle's own commit woke the settler once more; it finds nothing
+	// stale, begins no write, and sleeps.
+	time.Sleep(200 * time.Millisecond)
+
+	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.Exec(`UPDATE executions SET price = price + 1 WHERE side = 'sell'`); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // six of the settler's idle times
+	if n := stale(); n != 1 {
+		t.Fatalf("%d days stale after another process's commit, want 1 (the settler was not woken)", n)
+	}
+	s, err := d.AccountStatus(ctx, userID, accountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.RealizedPnL != 150 { // ES at 50 a point: 3 points
+		t.Fatalf("realised %v after the exit moved a point, want 150", s.RealizedPnL)
+	}
+	waitSettled("after a status read found the day")
+	taken := d.statuses.taken.Load()
+	if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
+		t.Fatal(err)
+	}
+	// The first read after the settle goes on from the settled day; the
+	// next takes the walk as it is.
+	if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
+		t.Fatal(err)
+	}
+	if d.statuses.taken.Load() != taken+1 {
+		t.Fatalf("%d reads took the kept walk after the day was settled, want 1", d.statuses.taken.Load()-taken)
+	}
+}

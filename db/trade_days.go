@@ -195,13 +195,15 @@ type settler struct {
 	db        *DB
 	idle, due time.Duration
 	kick      chan struct{}
+	poke      chan struct{}
 	stop      chan struct{}
 	done      chan struct{}
 	stopOnce  sync.Once
 }
 
 func newSettler(db *DB, idle, due time.Duration) *settler {
-	s := &settler{db: db, idle: idle, due: due, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	s := &settler{db: db, idle: idle, due: due, kick: make(chan struct{}, 1), poke: make(chan struct{}, 1),
+		stop: make(chan struct{}), done: make(chan struct{})}
 	go s.run()
 	return s
 }
@@ -215,11 +217,23 @@ func (s *settler) committed() {
 	}
 }
 
+// staleSeen tells the settler that a read found stale days: another
+// process (a CLI import beside serve) may have marked them, whose commits
+// do not wake it. It settles them once idle, unless it already means to;
+// the read writes nothing. It never waits.
+func (s *settler) staleSeen() {
+	select {
+	case s.poke <- struct{}{}:
+	default:
+	}
+}
+
 func (s *settler) run() {
 	defer close(s.done)
 	// Armed from the start: a journal opened with stale days (one just
 	// migrated) has them settled once it is idle.
 	idle := time.NewTimer(s.idle)
+	idleSet := true
 	defer idle.Stop()
 	// due runs from the first commit since the last settle.
 	due := time.NewTimer(s.due)
@@ -230,11 +244,18 @@ func (s *settler) run() {
 		select {
 		case <-s.kick:
 			idle.Reset(s.idle)
+			idleSet = true
 			if !dueSet {
 				due.Reset(s.due)
 				dueSet = true
 			}
+		case <-s.poke:
+			if !idleSet {
+				idle.Reset(s.idle)
+				idleSet = true
+			}
 		case <-idle.C:
+			idleSet = false
 			s.settle(false)
 			due.Stop()
 			dueSet = false
