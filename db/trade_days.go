@@ -64,9 +64,9 @@ func scanDayTrade(rows *sql.Rows, before ...any) (day, account string, t stats.D
 // settleDays rebuilds up to limit stale days from their trades and clears
 // their marks, in the write transaction tx: a write that marks one of them
 // again after tx commits marks it for the next settle, and none can come
-// between the rebuild and the clearing. Each day cleared is recorded with
-// the settle's generation, one more than its user's highest (schema
-// 00016): an account's kept walk reads which days changed since it was
+// between the rebuild and the clearing. Each mark cleared is recorded with
+// a generation, one more than its user's highest, by schema 00016's
+// trigger: an account's kept walk reads which days changed since it was
 // walked from the marks and these. It returns how many it rebuilt.
 func settleDays(ctx context.Context, tx txn, limit int) (int, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT user_id, day FROM trade_days_stale ORDER BY user_id, day LIMIT ?`, limit)
@@ -86,24 +86,11 @@ func settleDays(ctx context.Context, tx txn, limit int) (int, error) {
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
-	gens := map[string]int64{} // this settle's generation of each user's days
 	for _, k := range stale {
 		if err := rebuildDay(ctx, tx, k[0], k[1]); err != nil {
 			return 0, err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM trade_days_stale WHERE user_id = ? AND day = ?`, k[0], k[1]); err != nil {
-			return 0, err
-		}
-		gen, ok := gens[k[0]]
-		if !ok {
-			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(gen), 0) + 1 FROM trade_days_settled WHERE user_id = ?`,
-				k[0]).Scan(&gen); err != nil {
-				return 0, err
-			}
-			gens[k[0]] = gen
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO trade_days_settled (user_id, day, gen) VALUES (?, ?, ?)
-			ON CONFLICT (user_id, day) DO UPDATE SET gen = excluded.gen`, k[0], k[1], gen); err != nil {
 			return 0, err
 		}
 	}

@@ -11,10 +11,11 @@
 --    day's start (less the widest zones) can have moved. A closed day
 --    trade's entry date is the day schema 00015 already marks, so this
 --    mostly costs no write.
---  * The settler, clearing a day's mark, records in trade_days_settled the
---    generation of that settle: a number that only grows for each user.
---    A kept walk remembers the highest generation its snapshot held, and
---    the days settled after it are the ones marked and cleared since.
+--  * A day's mark cleared (by the settler, of this build or an older one)
+--    is recorded in trade_days_settled with a generation: a number that
+--    only grows for each user, one more than its highest. A kept walk
+--    remembers the highest generation its snapshot held, and the days
+--    recorded after it are the ones marked and cleared since.
 --
 -- A day marked only for the walk has no closed trades of its own, or the
 -- same ones: rebuilding it gives the same rows.
@@ -28,6 +29,14 @@ CREATE TABLE trade_days_settled (
 ) STRICT, WITHOUT ROWID;
 
 CREATE INDEX trade_days_settled_gen ON trade_days_settled (user_id, gen);
+
+-- +goose StatementBegin
+CREATE TRIGGER walk_day_settled AFTER DELETE ON trade_days_stale BEGIN
+    INSERT INTO trade_days_settled (user_id, day, gen)
+        SELECT OLD.user_id, OLD.day, coalesce(max(gen), 0) + 1 FROM trade_days_settled WHERE user_id = OLD.user_id
+        ON CONFLICT (user_id, day) DO UPDATE SET gen = excluded.gen;
+END;
+-- +goose StatementEnd
 
 -- +goose StatementBegin
 CREATE TRIGGER walk_trade_insert AFTER INSERT ON trades BEGIN
@@ -92,4 +101,5 @@ DROP TRIGGER walk_fill_insert;
 DROP TRIGGER walk_trade_update;
 DROP TRIGGER walk_trade_delete;
 DROP TRIGGER walk_trade_insert;
+DROP TRIGGER walk_day_settled;
 DROP TABLE trade_days_settled;
