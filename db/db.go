@@ -236,10 +236,23 @@ func dsn(path string, kind conn) string {
 	return u.String()
 }
 
+// migrate brings the journal to this build's schema. A journal at a
+// later schema than this build knows was written by a newer build, whose
+// tables and triggers this one would write around (an older settler
+// clearing marks a newer walk reads): it is refused.
 func migrate(ctx context.Context, db *sql.DB) error {
 	p, err := provider(db)
 	if err != nil {
 		return err
+	}
+	at, err := p.GetDBVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	sources := p.ListSources()
+	if known := sources[len(sources)-1].Version; at > known {
+		return fmt.Errorf("the journal is at schema %d, and this tradejournal knows schemas up to %d: "+
+			"it was opened by a newer tradejournal; run that one (or a newer one) on it", at, known)
 	}
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("migrate: %w", err)

@@ -436,3 +436,36 @@ func oldImportedTrade(at, source1, source2 string) []string {
 			('e2', 't1', 1, 'sell', 21010, 1, 0, '2025-12-01', '09:45:00', 'scale_out', '2025-12-01T14:45:00+00:00', '` + source2 + `', 'i1')`,
 	}
 }
+
+// TestOpenRefusesNewerSchema: a journal at a schema this build does not
+// know (a newer tradejournal opened it) is refused, with both versions
+// named, and left as it was.
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.db")
+	d, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	raw, err := sql.Open("sqlite", dsn(path, writerConn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var known int64
+	if err := raw.QueryRow(`SELECT max(version_id) FROM goose_db_version`).Scan(&known); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`INSERT INTO goose_db_version (version_id, is_applied) VALUES (?, 1)`, known+1); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(t.Context(), path)
+	want := fmt.Sprintf("the journal is at schema %d, and this tradejournal knows schemas up to %d", known+1, known)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Open of a newer journal: %v, want %q", err, want)
+	}
+	var at int64
+	if err := raw.QueryRow(`SELECT max(version_id) FROM goose_db_version`).Scan(&at); err != nil || at != known+1 {
+		t.Fatalf("the journal's schema is now %d (%v), want %d as it was", at, err, known+1)
+	}
+}
