@@ -52,6 +52,19 @@ func fullWalk(t *testing.T, d *DB, userID, accountID string, now time.Time) prop
 	return s
 }
 
+// oneLot is a trade of 1 ES contract (50 a point) in the account, bought
+// at 5000 at at and sold points higher an hour later, each fill paying
+// commission.
+func oneLot(accountID string, at time.Time, points, commission float64) TradeInput {
+	return TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"), Side: Some("long"),
+		Executions: Some([]ExecutionInput{
+			{Side: Some("buy"), Quantity: Some(1.0), Price: Some(5000.0), Commission: Some(commission),
+				ExecutionTimestamp: Some(at.UTC().Format(time.RFC3339))},
+			{Side: Some("sell"), Quantity: Some(1.0), Price: Some(5000 + points), Commission: Some(commission),
+				ExecutionTimestamp: Some(at.Add(time.Hour).UTC().Format(time.RFC3339))},
+		})}
+}
+
 // sameStatus fails the test when got is not want, figure for figure and
 // breach for breach.
 func sameStatus(t *testing.T, what string, got, want prop.Status) {
@@ -789,11 +802,7 @@ func TestAccountStatusKeptAcrossConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	// ES at 50 a point: 2 points on 1 contract is +100, less 4.
-	if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"),
-		Side: Some("long"), Executions: Some([]ExecutionInput{
-			{Side: Some("buy"), Quantity: Some(1.0), Price: Some(5000.0), Commission: Some(2.0), ExecutionTimestamp: Some("2026-06-01T14:00:00Z")},
-			{Side: Some("sell"), Quantity: Some(1.0), Price: Some(5002.0), Commission: Some(2.0), ExecutionTimestamp: Some("2026-06-01T15:00:00Z")},
-		})}); err != nil {
+	if _, err := d.CreateTrade(ctx, userID, oneLot(accountID, time.Date(2026, time.June, 1, 14, 0, 0, 0, time.UTC), 2, 2)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := d.AccountStatus(ctx, userID, accountID)
@@ -838,11 +847,7 @@ func olderSnapshot(t *testing.T, settle bool) {
 			return err
 		}
 		// A trade of +96 committed, and read (and kept) by a newer read.
-		if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"),
-			Side: Some("long"), Executions: Some([]ExecutionInput{
-				{Side: Some("buy"), Quantity: Some(1.0), Price: Some(5000.0), Commission: Some(2.0), ExecutionTimestamp: Some("2026-06-01T14:00:00Z")},
-				{Side: Some("sell"), Quantity: Some(1.0), Price: Some(5002.0), Commission: Some(2.0), ExecutionTimestamp: Some("2026-06-01T15:00:00Z")},
-			})}); err != nil {
+		if _, err := d.CreateTrade(ctx, userID, oneLot(accountID, time.Date(2026, time.June, 1, 14, 0, 0, 0, time.UTC), 2, 2)); err != nil {
 			return err
 		}
 		if settle {
@@ -894,11 +899,7 @@ func TestAccountStatusFarZone(t *testing.T) {
 	// ES at 50 a point: each trade 1 contract, 2 points, +100.
 	trade := func(at time.Time) {
 		t.Helper()
-		if _, err := d.CreateTrade(ctx, u.ID, TradeInput{AccountID: Some(a.ID), Symbol: Some("ESH6"),
-			Side: Some("long"), Executions: Some([]ExecutionInput{
-				{Side: Some("buy"), Quantity: Some(1.0), Price: Some(5000.0), ExecutionTimestamp: Some(at.Format(time.RFC3339))},
-				{Side: Some("sell"), Quantity: Some(1.0), Price: Some(5002.0), ExecutionTimestamp: Some(at.Add(time.Minute).Format(time.RFC3339))},
-			})}); err != nil {
+		if _, err := d.CreateTrade(ctx, u.ID, oneLot(a.ID, at, 2, 0)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -982,11 +983,7 @@ func TestSettlerWokenByStatusReads(t *testing.T) {
 	d.settler = newSettler(d, 50*time.Millisecond, time.Hour)
 	ctx := t.Context()
 	userID, accountID := newTradeFixture(t, d)
-	if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"), Side: Some("long"),
-		Executions: Some([]ExecutionInput{
-			{Side: Some("buy"), Quantity: Some(1.0), Price: Some(5000.0), ExecutionTimestamp: Some("2026-03-02T15:00:00Z")},
-			{Side: Some("sell"), Quantity: Some(1.0), Price: Some(5002.0), ExecutionTimestamp: Some("2026-03-02T16:00:00Z")},
-		})}); err != nil {
+	if _, err := d.CreateTrade(ctx, userID, oneLot(accountID, time.Date(2026, time.March, 2, 15, 0, 0, 0, time.UTC), 2, 0)); err != nil {
 		t.Fatal(err)
 	}
 	stale := func() int {
@@ -1063,11 +1060,7 @@ func TestAccountStatusMarkClearedElsewhere(t *testing.T) {
 	// ES at 50 a point: each trade 2 points, +100.
 	trade := func(at time.Time) {
 		t.Helper()
-		if _, err := d.CreateTrade(ctx, userID, TradeInput{AccountID: Some(accountID), Symbol: Some("ESH6"), Side: Some("long"),
-			Executions: Some([]ExecutionInput{
-				{Side: Some("buy"), Quantity: Some(1.0), Price: Some(5000.0), ExecutionTimestamp: Some(at.Format(time.RFC3339))},
-				{Side: Some("sell"), Quantity: Some(1.0), Price: Some(5002.0), ExecutionTimestamp: Some(at.Add(time.Minute).Format(time.RFC3339))},
-			})}); err != nil {
+		if _, err := d.CreateTrade(ctx, userID, oneLot(accountID, at, 2, 0)); err != nil {
 			t.Fatal(err)
 		}
 	}
