@@ -192,6 +192,14 @@ func (g *grouper) continueTrade(ctx context.Context, t *Trade, execs []Execution
 	if err := insertExecutions(ctx, g.tx, t.ID, added); err != nil {
 		return err
 	}
+	// The fills added change the accounts' walks from the trade's entry
+	// day on. No trigger marks a fill inserted (schema 00016); renumbering
+	// the fills below marks the day too, but that is how saveTrade works
+	// today, not a promise. A new entry day is marked by the trade's update.
+	if _, err := g.tx.ExecContext(ctx, `INSERT INTO trade_days_stale (user_id, day) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+		g.userID, t.EntryDate); err != nil {
+		return err
+	}
 	// Positions and derived types of every fill, old and new.
 	if err := saveTrade(ctx, g.tx, g.userID, t, false); err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/db/brokers"
 	"tradejournal/db/prop"
 	"tradejournal/db/trading"
 )
@@ -1087,4 +1088,76 @@ func TestAccountStatusMarkClearedElsewhere(t *testing.T) {
 	if got.RealizedPnL != 200 || got.TradingDays != 2 {
 		t.Fatalf("realised %v over %d days after two trades of +100 on two days", got.RealizedPnL, got.TradingDays)
 	}
+}
+
+// TestWalkMarksContinuedTrade: an import that adds fills to an open trade
+// marks the trade's entry day, even when nothing the trade's row holds
+// changes (a fill opening again at the same price, without commission,
+// not past the trade's largest position); and the status after it is the
+// full walk's. Red with neither the import's own mark nor the fills'
+// renumbering marking it.
+func TestWalkMarksContinuedTrade(t *testing.T) {
+	d := newTestDB(t)
+	ctx := t.Context()
+	userID, accountID := newTradeFixture(t, d) // account B-1
+	importRows := func(rows string) Import {
+		t.Helper()
+		file, err := brokers.Read(strings.NewReader("account_number,symbol,side,quantity,price,commission,timestamp,exec_id\n"+rows),
+			brokers.Options{Location: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		imp, err := d.Import(ctx, userID, ImportInput{File: file, FileName: "fills.csv", Timezone: "UTC"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return imp
+	}
+	importRows("B-1,ESH6,buy,2,5000,0,2026-03-02T15:00:00Z,C1\nB-1,ESH6,sell,1,5000,0,2026-03-02T15:10:00Z,C2\n")
+	if err := d.SettleDays(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var before string
+	if err := d.read.QueryRow(`SELECT quantity || ' ' || entry_price || ' ' || gross_pnl || ' ' || total_commission || ' ' || status
+		FROM trades`).Scan(&before); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
+		t.Fatal(err)
+	}
+	imp := importRows("B-1,ESH6,buy,1,5000,0,2026-03-03T15:00:00Z,C3\n")
+	if imp.TradesUpdated != 1 {
+		t.Fatalf("import %+v, want the open trade continued", imp)
+	}
+	var after string
+	if err := d.read.QueryRow(`SELECT quantity || ' ' || entry_price || ' ' || gross_pnl || ' ' || total_commission || ' ' || status
+		FROM trades`).Scan(&after); err != nil {
+		t.Fatal(err)
+	}
+	if after != before {
+		t.Logf("the trade's row moved (%s -> %s): the test shows less than it means to", before, after)
+	}
+	var stale []string
+	rows, err := d.read.Query(`SELECT day FROM trade_days_stale`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var day string
+		if err := rows.Scan(&day); err != nil {
+			t.Fatal(err)
+		}
+		stale = append(stale, day)
+	}
+	rows.Close()
+	if !slices.Contains(stale, "2026-03-02") {
+		t.Fatalf("stale %v after a fill added to the trade entered on 2026-03-02", stale)
+	}
+	got, err := d.AccountStatus(ctx, userID, accountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fullWalk(t, d, userID, accountID, d.Now())
+	want.EvaluatedAt = got.EvaluatedAt
+	sameStatus(t, "after the trade was continued", got, want)
 }
