@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -68,11 +69,7 @@ func (db *DB) accountStatus(ctx context.Context, tx txn, userID string, a Accoun
 		return prop.Status{}, err
 	}
 	key := memoKey{userID, a.ID}
-	kept, ok := db.statuses.get(key)
-	if ok && kept.rules != rulesKey(rules, loc.String()) {
-		ok = false
-	}
-	w, err := db.walkAccount(ctx, tx, userID, a.ID, rules, loc, kept, ok)
+	w, err := db.walkAccount(ctx, tx, key, rules, loc)
 	if err != nil {
 		return prop.Status{}, err
 	}
@@ -91,13 +88,20 @@ func (db *DB) accountStatus(ctx context.Context, tx txn, userID string, a Accoun
 // zone: 14 + 12 hours before.
 const walkMargin = 26 * time.Hour
 
-// walkAccount is the walk of the account, whose rules are r, of the user,
-// whose timezone is loc, read in tx: the kept walk (when ok) gone on from
-// the first day changed since it was walked, or a walk of every fill and
-// paid payout.
-func (db *DB) walkAccount(ctx context.Context, tx txn, userID, accountID string, r prop.Rules, loc *time.Location,
-	kept memoWalk, ok bool) (memoWalk, error) {
-	marks, settled, err := readWalkMarks(ctx, tx, userID, kept.marks.gen)
+// walkAccount is the walk of the user's account (key), whose rules are r,
+// the user's timezone being loc, read in tx: the walk the memo kept under
+// those rules gone on from the first day changed since it was walked, or
+// a walk of every fill and paid payout.
+func (db *DB) walkAccount(ctx context.Context, tx txn, key memoKey, r prop.Rules, loc *time.Location) (memoWalk, error) {
+	userID, accountID := key.userID, key.accountID
+	rk := rulesKey(r, loc.String())
+	kept, ok := db.statuses.get(key)
+	ok = ok && kept.rules == rk
+	since := int64(math.MaxInt64) // no kept walk: no day settled since it
+	if ok {
+		since = kept.marks.gen
+	}
+	marks, settled, err := readWalkMarks(ctx, tx, userID, since)
 	if err != nil {
 		return memoWalk{}, err
 	}
@@ -108,7 +112,7 @@ func (db *DB) walkAccount(ctx context.Context, tx txn, userID, accountID string,
 	if marks.stale != "" {
 		db.settler.staleSeen()
 	}
-	w := memoWalk{rules: rulesKey(r, loc.String()), marks: marks, payouts: payouts}
+	w := memoWalk{rules: rk, marks: marks, payouts: payouts}
 	// A snapshot of an earlier generation than the kept walk's is older
 	// than it: it walks everything.
 	if ok && marks.gen >= kept.marks.gen {
