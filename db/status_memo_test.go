@@ -66,6 +66,25 @@ func oneLot(accountID string, at time.Time, points, commission float64) TradeInp
 		})}
 }
 
+// journalAndAnother opens a journal in a temp dir, and a connection of
+// its own to the same file, as another process (a CLI command beside
+// serve) writes it.
+func journalAndAnother(t *testing.T) (*DB, *sql.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	d, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	return d, other
+}
+
 // sameStatus fails the test when got is not want, figure for figure and
 // breach for breach.
 func sameStatus(t *testing.T, what string, got, want prop.Status) {
@@ -230,12 +249,7 @@ func TestAccountStatusMatchesFullWalk(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 31))
-	path := filepath.Join(t.TempDir(), "journal.db")
-	d, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d, other := journalAndAnother(t)
 	ctx := t.Context()
 	u, err := d.CreateUser(ctx, "walker", genZones[r.IntN(len(genZones))])
 	if err != nil {
@@ -358,11 +372,6 @@ func TestAccountStatusMatchesFullWalk(t *testing.T) {
 	}
 
 	// Every kind of write the walk reads, each followed by the check.
-	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
 	writes := []struct {
 		name  string
 		write func(a *genAccount, ar *rand.Rand) error
@@ -540,19 +549,9 @@ func TestStatusMemoGenerations(t *testing.T) {
 // nothing; settling a day records it in a later generation than any
 // before.
 func TestWalkMarks(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "journal.db")
-	d, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d, other := journalAndAnother(t)
 	ctx := t.Context()
 	userID, accountID := newTradeFixture(t, d)
-	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
 	stale := func() []string {
 		t.Helper()
 		rows, err := other.Query(`SELECT day FROM trade_days_stale WHERE user_id = ? ORDER BY day`, userID)
@@ -974,12 +973,7 @@ func TestWalkQueryPlans(t *testing.T) {
 // idle, so later reads take the kept walk again instead of going on from
 // that day each time.
 func TestSettlerWokenByStatusReads(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "journal.db")
-	d, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d, other := journalAndAnother(t)
 	d.settler.close()
 	d.settler = newSettler(d, 50*time.Millisecond, time.Hour)
 	ctx := t.Context()
@@ -1011,11 +1005,6 @@ func TestSettlerWokenByStatusReads(t *testing.T) {
 	// stale, begins no write, and sleeps.
 	time.Sleep(200 * time.Millisecond)
 
-	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
 	if _, err := other.Exec(`UPDATE executions SET price = price + 1 WHERE side = 'sell'`); err != nil {
 		t.Fatal(err)
 	}
@@ -1050,12 +1039,7 @@ func TestSettlerWokenByStatusReads(t *testing.T) {
 // trade_days_settled) is recorded in a new generation all the same, by
 // schema 16's trigger, so the kept walk goes on from that day.
 func TestAccountStatusMarkClearedElsewhere(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "journal.db")
-	d, err := Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d, other := journalAndAnother(t)
 	ctx := t.Context()
 	userID, accountID := newTradeFixture(t, d)
 	// ES at 50 a point: each trade 2 points, +100.
@@ -1073,11 +1057,6 @@ func TestAccountStatusMarkClearedElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	trade(time.Date(2026, 3, 3, 15, 0, 0, 0, time.UTC))
-	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
 	if _, err := other.Exec(`DELETE FROM trade_days_stale`); err != nil {
 		t.Fatal(err)
 	}
