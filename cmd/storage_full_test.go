@@ -17,7 +17,7 @@ import (
 // import and a backup on the full disk are refused (507 STORAGE_FULL over
 // HTTP, a clear error from backup), reads answer, nothing half-written or
 // temporary stays; once space is freed the same writes succeed without a
-// restart and check passes. It needs root to mount (see mountTmpfs).
+// restart and check passes. It needs root to mount (see testkit.MountTmpfs).
 func TestStorageFullDisk(t *testing.T) {
 	mnt := testkit.MountTmpfs(t, "16m")
 	dir := filepath.Join(mnt, "data")

@@ -135,10 +135,7 @@ func (s *Pages) mappingRoutes() []Route {
 		{Pattern: "GET /import/mappings/{id}/delete", Handler: s.page("trades:write",
 			s.confirmDelete("Import mapping", "/import/mappings", "import", s.describeMappingDelete))},
 		{Pattern: "POST /import/mappings/{id}/delete", Handler: s.page("trades:write",
-			s.deletePost("Import mapping", "/import/mappings", func(ctx context.Context, userID, id string) error {
-				_, err := s.db.DeleteImportMapping(ctx, userID, id)
-				return err
-			})), API: "DELETE /api/v1/import-mappings/{id}"},
+			s.deletePost("Import mapping", "/import/mappings", deleteOnly(s.db.DeleteImportMapping))), API: "DELETE /api/v1/import-mappings/{id}"},
 		{Pattern: "GET /import/uploads/{id}", Handler: s.page("trades:write", s.handleMapUploadPage)},
 		{Pattern: "POST /import/uploads/{id}", Handler: s.page("trades:write", s.handleMapUploadPost), API: "POST /api/v1/import-mappings"},
 	}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"html"
-	"html/template"
 	"net/url"
 	"strconv"
 	"strings"
@@ -10,7 +9,7 @@ import (
 	"tradejournal/db"
 )
 
-// tradeRows is the body of the trade list's table: a row per trade, the
+// writeTradeRows writes the body of the trade list's table: a row per trade, the
 // markup trades.html wrote for each until html/template's execution of 50
 // rows, a reflective call for every value and every function, took 0.9 ms
 // a page, four times the API's whole list (issue 31). Each text value is
@@ -20,16 +19,8 @@ import (
 // shows only as text (TestTradeListEscapes); amounts and numbers are
 // digits, signs and separators. The rows read as the template's did
 // (TestTradeRowsAsTheTemplate). selectable adds each row's box for the
-// bulk form.
-func tradeRows(trades []db.TradeRow, accounts accountList, selectable bool) template.HTML {
-	var b strings.Builder
-	b.Grow(len(trades) * 1100)
-	writeTradeRows(&b, trades, accounts, selectable)
-	return template.HTML(b.String()) // every value writeTradeRows writes is escaped
-}
-
-// writeTradeRows writes tradeRows' rows into b: the trade list page's
-// main (tradesMain) writes them in place.
+// bulk form. The trade list page's main (tradesMain) writes them in
+// place.
 func writeTradeRows(b *strings.Builder, trades []db.TradeRow, accounts accountList, selectable bool) {
 	w := b.WriteString
 	text := func(s string) { w(html.EscapeString(s)) }

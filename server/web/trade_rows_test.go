@@ -11,6 +11,13 @@ import (
 	"tradejournal/db"
 )
 
+// tradeRows is the rows writeTradeRows writes, as the template's markup.
+func tradeRows(trades []db.TradeRow, accounts accountList, selectable bool) template.HTML {
+	var b strings.Builder
+	writeTradeRows(&b, trades, accounts, selectable)
+	return template.HTML(b.String()) // every value writeTradeRows writes is escaped
+}
+
 // templateRows is the markup trades.html executed for each trade before
 // tradeRows wrote its rows, with the page's functions and parts.
 var templateRows = template.Must(template.Must(templates["trades"].Clone()).New("rows").Parse(
