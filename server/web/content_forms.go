@@ -463,7 +463,7 @@ func orEmpty(v *string) string {
 
 // todayOf is the date in the session's timezone.
 func (s *Pages) todayOf(sess *db.Session) time.Time {
-	return s.db.Now().In(zone(sess.Timezone))
+	return s.db.Now().In(s.zone(sess.Timezone))
 }
 
 // dayOf is the day a new form's link names (?date=YYYY-MM-DD), or today

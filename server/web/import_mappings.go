@@ -269,7 +269,7 @@ func (s *Pages) handleMapUploadPost(w http.ResponseWriter, r *http.Request, sess
 // mapping, into the account the form names or by the file's account column.
 func (s *Pages) previewMapping(r *http.Request, sess *db.Session, u db.ImportUpload, in db.ImportMappingInput) (db.Import, error) {
 	m := in.Draft().Broker()
-	file, err := brokers.Read(bytes.NewReader(u.Content), brokers.Options{Mapping: &m, Location: zone(sess.Timezone)})
+	file, err := brokers.Read(bytes.NewReader(u.Content), brokers.Options{Mapping: &m, Location: s.zone(sess.Timezone)})
 	if err != nil {
 		return db.Import{}, err
 	}

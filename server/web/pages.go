@@ -58,7 +58,7 @@ func (s *Pages) handleDashboard(w http.ResponseWriter, r *http.Request, sess *db
 		s.errorPage(w, r, sess, err)
 		return
 	}
-	cal := newCalendar(q, month, daily, s.db.Now(), sess.Timezone)
+	cal := newCalendar(q, month, daily, s.db.Now().In(s.zone(sess.Timezone)))
 	s.render(w, r, http.StatusOK, "dashboard", struct {
 		pageData
 		Filter   db.TradeFilter
@@ -169,10 +169,10 @@ type calendarDay struct {
 }
 
 // newCalendar builds the given month, else (month zero) the month of the
-// latest day with trades, else this month in the user's timezone.
-func newCalendar(q url.Values, month time.Time, daily []db.DailyStats, now time.Time, timezone string) calendar {
+// latest day with trades, else this month (now, in the user's timezone).
+func newCalendar(q url.Values, month time.Time, daily []db.DailyStats, now time.Time) calendar {
 	if month.IsZero() {
-		month = now.In(zone(timezone))
+		month = now
 		if len(daily) > 0 {
 			if d, err := time.Parse(time.DateOnly, daily[len(daily)-1].Date); err == nil {
 				month = d

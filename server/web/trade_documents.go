@@ -27,7 +27,7 @@ func (s *Pages) handleTradeDocumentPost(w http.ResponseWriter, r *http.Request, 
 			err = input.Invalid("trade_id", "trade_id must be the trade of the page")
 		} else {
 			if form.Field("document_name") == "" {
-				form.SetField("document_name", "Chart "+time.Now().In(zone(sess.Timezone)).Format("2006-01-02 15:04"))
+				form.SetField("document_name", "Chart "+time.Now().In(s.zone(sess.Timezone)).Format("2006-01-02 15:04"))
 			}
 			_, _, err = s.docs.Store(r.Context(), sess.UserID, form)
 		}

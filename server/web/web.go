@@ -202,12 +202,19 @@ func formatWhen(ts, timezone string) string {
 	if err != nil {
 		return ts
 	}
-	return t.In(zone(timezone)).Format("2006-01-02 15:04")
+	// A template function has no journal, so no zone cache: the zone is
+	// loaded for each value.
+	loc, err := time.LoadLocation(timezone)
+	if err != nil {
+		loc = time.UTC // as Pages.zone
+	}
+	return t.In(loc).Format("2006-01-02 15:04")
 }
 
-// zone is the user's timezone, UTC when it does not load.
-func zone(name string) *time.Location {
-	if loc, err := time.LoadLocation(name); err == nil {
+// zone is the user's timezone from the journal's cache, UTC when it does
+// not load.
+func (s *Pages) zone(name string) *time.Location {
+	if loc, err := s.db.Location(name); err == nil {
 		return loc
 	}
 	return time.UTC
@@ -399,11 +406,7 @@ const reviewDays = 7
 // last reviewDays days in the user's timezone (every page's navigation
 // counts them, so the zone comes from the journal's cache).
 func (s *Pages) reviewSince(timezone string) string {
-	loc, err := s.db.Location(timezone)
-	if err != nil {
-		loc = time.UTC // as zone
-	}
-	return s.db.Now().In(loc).AddDate(0, 0, 1-reviewDays).Format(time.DateOnly)
+	return s.db.Now().In(s.zone(timezone)).AddDate(0, 0, 1-reviewDays).Format(time.DateOnly)
 }
 
 // renderPart answers with one named template of a page: a fragment of
