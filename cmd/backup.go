@@ -108,7 +108,7 @@ func backup(ctx context.Context, d *dataDir, dest string) (missing []string, err
 	if err := d.db.VacuumInto(ctx, dbPath); err != nil {
 		return nil, fmt.Errorf("copy the database: %w", err)
 	}
-	if err := os.Chmod(dbPath, 0o600); err != nil {
+	if err := db.MakePrivate(dbPath); err != nil {
 		return nil, err
 	}
 	if err := files.Sync(dbPath); err != nil {

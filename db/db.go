@@ -138,8 +138,6 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	return d, nil
 }
 
-// openReadOnly opens a pool of read-only connections of the given kind, one
-// or more a core, and makes sure it can read.
 // MakePrivate sets the database at path, and its -wal and -shm files
 // where they exist, to mode 0600: SQLite (or a restore) creates them with
 // the process's umask, and the journal is private whatever the directory's
@@ -153,6 +151,8 @@ func MakePrivate(path string) error {
 	return nil
 }
 
+// openReadOnly opens a pool of read-only connections of the given kind, one
+// or more a core, and makes sure it can read.
 func openReadOnly(ctx context.Context, path string, kind conn) (*sql.DB, error) {
 	pool, err := sql.Open("sqlite", dsn(path, kind))
 	if err != nil {
