@@ -116,22 +116,35 @@ func summaryOfTrades(ctx context.Context, tx txn, userID string, f TradeFilter) 
 	}
 	o := stats.Tally(trades)
 	s.Wins, s.Losses, s.Breakeven = o.Wins, o.Losses, o.Breakeven
-	s.WinRate = stats.WinRate(o.Wins, o.Losses)
-	s.AvgWin = stats.Ratio(o.WinSum, float64(o.Wins))
-	s.AvgLoss = stats.Ratio(o.LossSum, float64(o.Losses))
 	s.LargestWin, s.LargestLoss = round8(o.LargestWin), round8(o.LargestLoss)
-	s.ProfitFactor = stats.ProfitFactor(o.WinSum, o.LossSum, o.Losses)
-	s.MaxConsecutiveWins, s.MaxConsecutiveLosses = stats.Streaks(trades)
-	if dd := stats.MaxDrawdown(trades); dd.Amount > 0 {
+	s.setOutcomes(o.WinSum, o.LossSum)
+	wins, losses := stats.Streaks(trades)
+	s.setOrder(wins, losses, stats.MaxDrawdown(trades), stats.Days(trades))
+	return s, nil
+}
+
+// setOutcomes sets the summary's win rate, average win and loss and profit
+// factor from its wins and losses, whose sums are winSum and lossSum.
+func (s *StatsSummary) setOutcomes(winSum, lossSum float64) {
+	s.WinRate = stats.WinRate(s.Wins, s.Losses)
+	s.AvgWin = stats.Ratio(winSum, float64(s.Wins))
+	s.AvgLoss = stats.Ratio(lossSum, float64(s.Losses))
+	s.ProfitFactor = stats.ProfitFactor(winSum, lossSum, s.Losses)
+}
+
+// setOrder sets what the trades' order gives the summary: the longest
+// runs of wins and losses, the largest drawdown, and the days.
+func (s *StatsSummary) setOrder(maxWins, maxLosses int, dd stats.Drawdown, days []stats.DayTotal) {
+	s.MaxConsecutiveWins, s.MaxConsecutiveLosses = maxWins, maxLosses
+	if dd.Amount > 0 {
 		s.MaxDrawdown, s.MaxDrawdownStart, s.MaxDrawdownEnd = dd.Amount, &dd.Start, &dd.End
 	}
-	days := stats.CountDays(stats.Days(trades))
-	s.TradingDays, s.WinningDays, s.LosingDays = days.Trading, days.Winning, days.Losing
-	if days.Best != nil {
-		s.BestDay = &DayPnL{days.Best.Date, days.Best.NetPnL}
-		s.WorstDay = &DayPnL{days.Worst.Date, days.Worst.NetPnL}
+	c := stats.CountDays(days)
+	s.TradingDays, s.WinningDays, s.LosingDays = c.Trading, c.Winning, c.Losing
+	if c.Best != nil {
+		s.BestDay = &DayPnL{c.Best.Date, c.Best.NetPnL}
+		s.WorstDay = &DayPnL{c.Worst.Date, c.Worst.NetPnL}
 	}
-	return s, nil
 }
 
 // openTrades counts the open trades under every filter but the dates.
@@ -188,23 +201,9 @@ func summaryOfDays(ctx context.Context, tx txn, userID string, f TradeFilter, da
 	if holdCount > 0 {
 		s.AvgHoldSeconds = ptrTo(int64(float64(holdSum) / float64(holdCount)))
 	}
-	wins, losses := stats.Amount(winSum), stats.Amount(lossSum)
-	s.WinRate = stats.WinRate(s.Wins, s.Losses)
-	s.AvgWin = stats.Ratio(wins, float64(s.Wins))
-	s.AvgLoss = stats.Ratio(losses, float64(s.Losses))
-	s.ProfitFactor = stats.ProfitFactor(wins, losses, s.Losses)
-
+	s.setOutcomes(stats.Amount(winSum), stats.Amount(lossSum))
 	d := stats.Fold(days)
-	s.MaxConsecutiveWins, s.MaxConsecutiveLosses = d.MaxWins, d.MaxLosses
-	if d.Drawdown.Amount > 0 {
-		s.MaxDrawdown, s.MaxDrawdownStart, s.MaxDrawdownEnd = d.Drawdown.Amount, &d.Drawdown.Start, &d.Drawdown.End
-	}
-	c := stats.CountDays(d.Days)
-	s.TradingDays, s.WinningDays, s.LosingDays = c.Trading, c.Winning, c.Losing
-	if c.Best != nil {
-		s.BestDay = &DayPnL{c.Best.Date, c.Best.NetPnL}
-		s.WorstDay = &DayPnL{c.Worst.Date, c.Worst.NetPnL}
-	}
+	s.setOrder(d.MaxWins, d.MaxLosses, d.Drawdown, d.Days)
 	return s, nil
 }
 
