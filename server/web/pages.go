@@ -1,9 +1,9 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"math"
 	"net/http"
 	"net/url"
@@ -262,14 +262,20 @@ func (s *Pages) handleTradesPage(w http.ResponseWriter, r *http.Request, sess *d
 	if page.Offset+len(trades) < total {
 		next = at(page.Offset + page.Limit)
 	}
-	s.render(w, r, http.StatusOK, "trades", struct {
-		pageData
-		Main template.HTML
-	}{pageData{Session: sess, Nav: "trades"}, tradesMain(tradesPage{Filter: filter, Statuses: db.TradeStatuses,
-		Accounts: accounts, Trades: trades, CanWrite: sess.Can("trades:write"), Total: total,
+	s.render(w, r, http.StatusOK, "trades", tradesPageData{pageData{Session: sess, Nav: "trades"}, tradesPage{Filter: filter,
+		Statuses: db.TradeStatuses, Accounts: accounts, Trades: trades, CanWrite: sess.Can("trades:write"), Total: total,
 		From: min(total, page.Offset+1), To: page.Offset + len(trades), PrevURL: prev, NextURL: next,
-		ReviewURL: "/review?" + review.Encode()})})
+		ReviewURL: "/review?" + review.Encode()}})
 }
+
+// tradesPageData is the trade list page's data: its main is written by
+// tradesPage.writeMain straight into the page's buffer.
+type tradesPageData struct {
+	pageData
+	main tradesPage
+}
+
+func (d tradesPageData) writeMain(b *bytes.Buffer) { d.main.writeMain(b) }
 
 // tradePage is the one-trade page's data.
 type tradePage struct {

@@ -1,10 +1,10 @@
 package web
 
 import (
+	"bytes"
 	"html"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"tradejournal/db"
 )
@@ -19,9 +19,9 @@ import (
 // shows only as text (TestTradeListEscapes); amounts and numbers are
 // digits, signs and separators. The rows read as the template's did
 // (TestTradeRowsAsTheTemplate). selectable adds each row's box for the
-// bulk form. The trade list page's main (tradesMain) writes them in
+// bulk form. The trade list page's main (tradesPage.writeMain) writes them in
 // place.
-func writeTradeRows(b *strings.Builder, trades []db.TradeRow, accounts accountList, selectable bool) {
+func writeTradeRows(b *bytes.Buffer, trades []db.TradeRow, accounts accountList, selectable bool) {
 	w := b.WriteString
 	text := func(s string) { w(html.EscapeString(s)) }
 	// Numbers are appended to digits, then written: formatNumber's form

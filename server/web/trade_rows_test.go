@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"html/template"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 
 // tradeRows is the rows writeTradeRows writes, as the template's markup.
 func tradeRows(trades []db.TradeRow, accounts accountList, selectable bool) template.HTML {
-	var b strings.Builder
+	var b bytes.Buffer
 	writeTradeRows(&b, trades, accounts, selectable)
 	return template.HTML(b.String()) // every value writeTradeRows writes is escaped
 }

@@ -1,10 +1,9 @@
 package web
 
 import (
+	"bytes"
 	"html"
-	"html/template"
 	"strconv"
-	"strings"
 
 	"tradejournal/db"
 )
@@ -22,7 +21,8 @@ type tradesPage struct {
 	ReviewURL        string
 }
 
-// tradesMain is the trade list page's main, the markup trades.html's
+// writeMain writes the trade list page's main into the page's buffer, in
+// place of trades.html's "main" (writeLayout): the markup trades.html's
 // template wrote until html/template's execution of its filters, count
 // and paging (a reflective call for every value, escaper and test) took
 // as long as the rest of the page around its rows (issue 31). Its text
@@ -30,8 +30,7 @@ type tradesPage struct {
 // (html.EscapeString: < > & ' "); its links are built of url.Values'
 // encoding, which leaves only & for escaping, as the template did. The
 // page reads as the template's (TestTradesPageAsTheTemplate).
-func tradesMain(p tradesPage) template.HTML {
-	var b strings.Builder
+func (p tradesPage) writeMain(b *bytes.Buffer) {
 	b.Grow(len(p.Trades)*1100 + 4096)
 	w := b.WriteString
 	text := func(s string) { w(html.EscapeString(s)) }
@@ -86,7 +85,7 @@ func tradesMain(p tradesPage) template.HTML {
 	text(p.ReviewURL)
 	w("\" id=\"review-these\">Review this selection</a></p>\n\n<div class=\"scroll\">\n<table class=\"trades\">\n  <thead><tr><th scope=\"col\">Date</th><th scope=\"col\">Symbol</th><th scope=\"col\" class=\"num\">Net P&amp;L</th><th scope=\"col\">Account</th><th scope=\"col\">Side</th><th scope=\"col\" class=\"num\">Qty</th>\n  <th scope=\"col\" class=\"num\">Entry</th><th scope=\"col\" class=\"num\">Exit</th><th scope=\"col\">Status</th><th scope=\"col\">Tags</th></tr></thead>\n  <tbody>\n  \n  ")
 	if len(p.Trades) > 0 {
-		writeTradeRows(&b, p.Trades, p.Accounts, p.CanWrite)
+		writeTradeRows(b, p.Trades, p.Accounts, p.CanWrite)
 	} else {
 		w(`<tr><td colspan="10">No trades match.</td></tr>`)
 	}
@@ -113,5 +112,4 @@ func tradesMain(p tradesPage) template.HTML {
 		w(`" rel="next">Older ›</a>`)
 	}
 	w("\n</nav>\n")
-	return template.HTML(b.String()) // every value above is escaped
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"html/template"
 	"net/url"
 	"strings"
@@ -9,7 +10,7 @@ import (
 	"tradejournal/db"
 )
 
-// templateTradesMain is trades.html's main before tradesMain wrote it,
+// templateTradesMain is trades.html's main before writeMain wrote it,
 // with the page's parts (layout.html's account and date filters).
 var templateTradesMain = template.Must(template.Must(templates["trades"].Clone()).New("oldMain").Parse(`
 <h1>Trades</h1>
@@ -51,7 +52,7 @@ var templateTradesMain = template.Must(template.Must(templates["trades"].Clone()
 </nav>
 `))
 
-// TestTradesPageAsTheTemplate: tradesMain writes, byte for byte, the main
+// TestTradesPageAsTheTemplate: writeMain writes, byte for byte, the main
 // trades.html's template wrote: with and without trades:write, with no
 // trades and with some, a filter of each kind selected, a total of 1 and
 // many, the first page, a middle one and the last, and a symbol, dates,
@@ -110,7 +111,9 @@ func TestTradesPageAsTheTemplate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := string(tradesMain(c.p))
+		var main bytes.Buffer
+		c.p.writeMain(&main)
+		got := main.String()
 		if c.p.Filter.Symbol == plus.Filter.Symbol {
 			if g, w := parsedPage(t, got), parsedPage(t, old.String()); g != w {
 				t.Errorf("case %d reads as\n%s\nthe template's as\n%s", i, g, w)
@@ -118,7 +121,7 @@ func TestTradesPageAsTheTemplate(t *testing.T) {
 			continue
 		}
 		if got != old.String() {
-			t.Errorf("case %d: tradesMain wrote\n%s\nthe template\n%s", i, got, old.String())
+			t.Errorf("case %d: writeMain wrote\n%s\nthe template\n%s", i, got, old.String())
 		}
 	}
 }

@@ -353,6 +353,10 @@ const navReviewAfter = "trades"
 // tests of the page's Nav (issue 31); it holds no value but the count and
 // the session's token, escaped as the template escaped it
 // (TestLayoutAsTheTemplate).
+// mainWriter is a page's data that writes its own main (the trade list's),
+// in place of its template's "main".
+type mainWriter interface{ writeMain(b *bytes.Buffer) }
+
 func writeLayout(b *bytes.Buffer, t *template.Template, l layoutData) error {
 	if err := t.ExecuteTemplate(b, "head", l.Page); err != nil {
 		return err
@@ -391,7 +395,9 @@ func writeLayout(b *bytes.Buffer, t *template.Template, l layoutData) error {
 		b.WriteString("\">\n    <button type=\"submit\">Sign out</button>\n  </form>\n</header>\n")
 	}
 	b.WriteString("\n<main>\n")
-	if err := t.ExecuteTemplate(b, "main", l.Page); err != nil {
+	if m, ok := l.Page.(mainWriter); ok {
+		m.writeMain(b)
+	} else if err := t.ExecuteTemplate(b, "main", l.Page); err != nil {
 		return err
 	}
 	b.WriteString("\n</main>\n</body>\n</html>\n")
