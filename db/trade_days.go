@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -131,10 +132,8 @@ func rebuildDay(ctx context.Context, tx txn, userID, day string) error {
 	if err := rows.Err(); err != nil || all.Trades == 0 {
 		return err
 	}
-	insert, err := tx.stmt(ctx, `INSERT INTO trade_days (user_id, account_id, day, trades, wins, losses, breakeven,
-		gross, commissions, net, win_sum, loss_sum, largest_win, largest_loss, r_sum, r_count, hold_sum, hold_count,
-		win_first, win_last, win_max, loss_first, loss_last, loss_max, high, low, fall, last_exit, last_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	insert, err := tx.stmt(ctx, `INSERT INTO trade_days (user_id, account_id, day, `+dayRowColumns+`)
+		VALUES (?, ?, ?`+strings.Repeat(", ?", strings.Count(dayRowColumns, ",")+1)+`)`)
 	if err != nil {
 		return err
 	}
@@ -155,6 +154,12 @@ func rebuildDay(ctx context.Context, tx txn, userID, day string) error {
 	}
 	return nil
 }
+
+// dayRowColumns are a trade_days row's figures, in the order the insert
+// in rebuildDay binds them and the check scans them.
+const dayRowColumns = `trades, wins, losses, breakeven, gross, commissions, net, win_sum, loss_sum, largest_win,
+	largest_loss, r_sum, r_count, hold_sum, hold_count, win_first, win_last, win_max, loss_first, loss_last, loss_max,
+	high, low, fall, last_exit, last_id`
 
 // units is an amount rounded to 8 decimals in units of 1e-8, as the days
 // hold it.
@@ -430,9 +435,7 @@ func (db *DB) tradeDayProblems(ctx context.Context) ([]string, error) {
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
-		rows, err = tx.QueryContext(ctx, `SELECT user_id, account_id, day, trades, wins, losses, breakeven, gross,
-			commissions, net, win_sum, loss_sum, largest_win, largest_loss, r_sum, r_count, hold_sum, hold_count,
-			win_first, win_last, win_max, loss_first, loss_last, loss_max, high, low, fall, last_exit, last_id
+		rows, err = tx.QueryContext(ctx, `SELECT user_id, account_id, day, `+dayRowColumns+`
 			FROM trade_days WHERE (user_id, day) NOT IN (SELECT user_id, day FROM trade_days_stale)
 			ORDER BY user_id, day, account_id`)
 		if err != nil {
