@@ -73,6 +73,13 @@ func TestCLIAgainstRunningServer(t *testing.T) {
 		t.Errorf("key list row: got %v, want user alice, name laptop, not revoked", row)
 	}
 
+	// serve keeps a key it has read while nothing is committed; the
+	// revoke below, by another process, is a commit it must see.
+	for range 2 {
+		if status, body := call(t, "GET", accounts, key, ""); status != 200 {
+			t.Fatalf("GET before the revoke: got %d %s, want 200", status, body)
+		}
+	}
 	out = mustRun(t, "key", "revoke", row[0], "--data", dir)
 	if want := "revoked key " + row[0]; lastLine(out) != want {
 		t.Errorf("key revoke: got %q, want %q", out, want)

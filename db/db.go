@@ -43,7 +43,9 @@ type DB struct {
 	// every request starts with (see dsn).
 	lookup      *sql.DB
 	lookupStmts *stmtCache
-	writer      *writer
+	// keys keeps authenticated keys while the journal is unchanged.
+	keys   *keyCache
+	writer *writer
 	// checkpointer keeps the write-ahead log small (see checkpoint.go).
 	checkpointer *checkpointer
 	zones        zones
@@ -119,6 +121,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		readStmts:    newStmtCache(read),
 		lookup:       lookup,
 		lookupStmts:  newStmtCache(lookup),
+		keys:         openKeyCache(abs),
 		writer:       writer,
 		checkpointer: checkpointer,
 		statuses:     newStatusMemo(),
@@ -304,7 +307,7 @@ func (db *DB) Close() error {
 	db.readStmts.close()
 	db.lookupStmts.close()
 	db.writeStmts.close()
-	return errors.Join(db.checkpointer.close(), db.read.Close(), db.lookup.Close(), db.write.Close())
+	return errors.Join(db.checkpointer.close(), db.keys.close(), db.read.Close(), db.lookup.Close(), db.write.Close())
 }
 
 // Pragma reads one pragma from a reader (readOnly) or the writer connection;

@@ -253,6 +253,13 @@ func (p *Principal) Can(scope string) bool {
 // Authenticate finds the key's owner. An unknown key is a *NotFoundError;
 // a revoked key is returned with Revoked set, for the caller to refuse.
 func (db *DB) Authenticate(ctx context.Context, key string) (Principal, error) {
+	hash := hashSecret(key)
+	header, known := db.keys.now()
+	if known {
+		if p, ok := db.keys.get(header, hash); ok {
+			return p, nil
+		}
+	}
 	var p Principal
 	var scopes string
 	var revokedAt sql.NullString
@@ -263,7 +270,7 @@ func (db *DB) Authenticate(ctx context.Context, key string) (Principal, error) {
 	if err != nil {
 		return Principal{}, err
 	}
-	err = stmt.QueryRowContext(ctx, hashSecret(key)).Scan(&p.KeyID, &p.UserID, &p.Timezone, &p.Subscription, &scopes, &revokedAt)
+	err = stmt.QueryRowContext(ctx, hash).Scan(&p.KeyID, &p.UserID, &p.Timezone, &p.Subscription, &scopes, &revokedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, notFound("Key")
 	}
@@ -272,6 +279,9 @@ func (db *DB) Authenticate(ctx context.Context, key string) (Principal, error) {
 	}
 	p.Revoked = revokedAt.Valid
 	p.Scopes = strings.Fields(scopes)
+	if known {
+		db.keys.put(header, hash, p)
+	}
 	return p, nil
 }
 
