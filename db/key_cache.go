@@ -19,15 +19,16 @@ import (
 // A principal is kept under the header read before the key was: while the
 // header is still that one, nothing has been committed since, and the
 // principal is what the key's query would read now. Any other header (or
-// none, torn by a commit under way, or a -shm file that is no longer the
-// journal's) empties the cache and the key is read again.
+// none, torn by a commit under way) empties the cache and the key is read
+// again. The -shm file read is the journal's for as long as the DB is
+// open: SQLite deletes it only when its last connection closes, which
+// needs an exclusive lock on the database file that no connection gets
+// while ours (each holding a shared one in WAL mode) are open.
 //
 // Only found keys are kept (a revoked one too, with Revoked set), at most
 // keyCacheSize of them; an unknown key is read every time.
 type keyCache struct {
-	path string      // the -shm file's path
-	shm  *os.File    // nil: nothing is kept
-	file os.FileInfo // shm's, to tell that path still names it
+	shm *os.File // the -shm file; nil: nothing is kept
 
 	mu     sync.Mutex
 	header [walHeaderSize]byte // the header the principals were read under
@@ -43,30 +44,17 @@ const (
 // already hold its -shm file open; it keeps nothing if the file cannot be
 // read.
 func openKeyCache(path string) *keyCache {
-	c := &keyCache{path: path + "-shm"}
-	shm, err := os.Open(c.path)
+	shm, err := os.Open(path + "-shm")
 	if err != nil {
-		return c
+		return &keyCache{}
 	}
-	fi, err := shm.Stat()
-	if err != nil {
-		shm.Close()
-		return c
-	}
-	c.shm, c.file = shm, fi
-	return c
+	return &keyCache{shm: shm}
 }
 
 // now reads the wal-index header as it is now; ok is false when it cannot
 // be trusted to name the journal's state.
 func (c *keyCache) now() (h [walHeaderSize]byte, ok bool) {
 	if c == nil || c.shm == nil {
-		return h, false
-	}
-	// SQLite deletes the -shm file when its last connection closes; ours
-	// hold it open, but a file at path that is not the one opened here
-	// means the header read below is nobody's.
-	if fi, err := os.Stat(c.path); err != nil || !os.SameFile(fi, c.file) {
 		return h, false
 	}
 	var both [2 * walHeaderSize]byte
