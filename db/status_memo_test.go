@@ -972,6 +972,26 @@ func TestWalkQueryPlans(t *testing.T) {
 // first status read that finds it does, and the settler clears it once
 // idle, so later reads take the kept walk again instead of going on from
 // that day each time.
+// staleCount is how many days of the journal are stale.
+func staleCount(t *testing.T, d *DB) int {
+	t.Helper()
+	var n int
+	if err := d.read.QueryRow(`SELECT count(*) FROM trade_days_stale`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// waitSettled waits up to 10 s for the settler to settle every stale day.
+func waitSettled(t *testing.T, d *DB, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); staleCount(t, d) > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d days still stale after 10 s", what, staleCount(t, d))
+		}
+	}
+}
+
 func TestSettlerWokenByStatusReads(t *testing.T) {
 	d, other := journalAndAnother(t)
 	d.settler.close()
@@ -981,23 +1001,7 @@ func TestSettlerWokenByStatusReads(t *testing.T) {
 	if _, err := d.CreateTrade(ctx, userID, oneLot(accountID, time.Date(2026, time.March, 2, 15, 0, 0, 0, time.UTC), 2, 0)); err != nil {
 		t.Fatal(err)
 	}
-	stale := func() int {
-		t.Helper()
-		var n int
-		if err := d.read.QueryRow(`SELECT count(*) FROM trade_days_stale`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	waitSettled := func(what string) {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); stale() > 0; time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: %d days still stale after 10 s", what, stale())
-			}
-		}
-	}
-	waitSettled("after this process's write")
+	waitSettled(t, d, "after this process's write")
 	if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
 		t.Fatal(err)
 	}
@@ -1009,7 +1013,7 @@ func TestSettlerWokenByStatusReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond) // six of the settler's idle times
-	if n := stale(); n != 1 {
+	if n := staleCount(t, d); n != 1 {
 		t.Fatalf("%d days stale after another process's commit, want 1 (the settler was not woken)", n)
 	}
 	s, err := d.AccountStatus(ctx, userID, accountID)
@@ -1019,7 +1023,7 @@ func TestSettlerWokenByStatusReads(t *testing.T) {
 	if s.RealizedPnL != 150 { // ES at 50 a point: 3 points
 		t.Fatalf("realised %v after the exit moved a point, want 150", s.RealizedPnL)
 	}
-	waitSettled("after a status read found the day")
+	waitSettled(t, d, "after a status read found the day")
 	taken := d.statuses.taken.Load()
 	if _, err := d.AccountStatus(ctx, userID, accountID); err != nil {
 		t.Fatal(err)
