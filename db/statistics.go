@@ -70,12 +70,12 @@ type StatsSummary struct {
 // StatsSummary computes the summary of the user's closed trades matching f.
 func (db *DB) StatsSummary(ctx context.Context, userID string, f TradeFilter) (StatsSummary, error) {
 	return inTx(ctx, db.beginRead, func(tx txn) (StatsSummary, error) {
-		return statsSummary(ctx, tx, userID, f)
+		return db.statsSummary(ctx, tx, userID, f)
 	})
 }
 
-func statsSummary(ctx context.Context, tx txn, userID string, f TradeFilter) (StatsSummary, error) {
-	days, stale, ok, err := statDays(ctx, tx, userID, f, orderColumns)
+func (db *DB) statsSummary(ctx context.Context, tx txn, userID string, f TradeFilter) (StatsSummary, error) {
+	days, stale, ok, err := db.statDays(ctx, tx, userID, f, orderColumns)
 	if err != nil {
 		return StatsSummary{}, err
 	}
@@ -275,12 +275,12 @@ type DailyStats struct {
 // StatsDaily lists the days with closed trades matching f, ascending.
 func (db *DB) StatsDaily(ctx context.Context, userID string, f TradeFilter) ([]DailyStats, error) {
 	return inTx(ctx, db.beginRead, func(tx txn) ([]DailyStats, error) {
-		return statsDaily(ctx, tx, userID, f)
+		return db.statsDaily(ctx, tx, userID, f)
 	})
 }
 
-func statsDaily(ctx context.Context, tx txn, userID string, f TradeFilter) ([]DailyStats, error) {
-	days, _, ok, err := statDays(ctx, tx, userID, f, dailyColumns)
+func (db *DB) statsDaily(ctx context.Context, tx txn, userID string, f TradeFilter) ([]DailyStats, error) {
+	days, _, ok, err := db.statDays(ctx, tx, userID, f, dailyColumns)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +337,7 @@ func (db *DB) StatsEquity(ctx context.Context, userID string, f TradeFilter, byT
 		if byTrade {
 			return closedTrades(ctx, tx, where, args, true, 0)
 		}
-		days, _, ok, err := statDays(ctx, tx, userID, f, netColumns)
+		days, _, ok, err := db.statDays(ctx, tx, userID, f, netColumns)
 		if err != nil {
 			return nil, err
 		}

@@ -1144,3 +1144,75 @@ func TestWalkMarksContinuedTrade(t *testing.T) {
 	want.EvaluatedAt = got.EvaluatedAt
 	sameStatus(t, "after the trade was continued", got, want)
 }
+
+// TestSettlerWokenByStatsReads: a dashboard statistic that folds a stale
+// day from its trades wakes the settler too, so a CLI import's days are
+// not folded by every dashboard until serve next writes.
+func TestSettlerWokenByStatsReads(t *testing.T) {
+	for name, read := range map[string]func(d *DB, userID string) (float64, error){
+		"summary": func(d *DB, userID string) (float64, error) {
+			s, err := d.StatsSummary(t.Context(), userID, TradeFilter{})
+			return s.NetPnL, err
+		},
+		"daily": func(d *DB, userID string) (float64, error) {
+			days, err := d.StatsDaily(t.Context(), userID, TradeFilter{})
+			if err != nil || len(days) != 1 {
+				return 0, fmt.Errorf("%d days, %v", len(days), err)
+			}
+			return days[0].NetPnL, nil
+		},
+		"equity": func(d *DB, userID string) (float64, error) {
+			points, err := d.StatsEquity(t.Context(), userID, TradeFilter{}, false)
+			if err != nil || len(points) != 1 {
+				return 0, fmt.Errorf("%d points, %v", len(points), err)
+			}
+			return points[0].NetPnL, nil
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "journal.db")
+			d, err := Open(t.Context(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			d.settler.close()
+			d.settler = newSettler(d, 50*time.Millisecond, time.Hour)
+			userID, accountID := newTradeFixture(t, d)
+			if _, err := d.CreateTrade(t.Context(), userID, oneLot(accountID, time.Date(2026, time.March, 2, 15, 0, 0, 0, time.UTC), 2, 0)); err != nil {
+				t.Fatal(err)
+			}
+			waitSettled(t, d, "after this process's write")
+			// The settle's own commit woke the settler once more; it finds
+			// nothing stale and sleeps.
+			time.Sleep(200 * time.Millisecond)
+			// A CLI command adds a trade to the day and exits, before its
+			// own settler's idle time.
+			cli, err := Open(t.Context(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cli.CreateTrade(t.Context(), userID, oneLot(accountID, time.Date(2026, time.March, 2, 17, 0, 0, 0, time.UTC), 1, 0)); err != nil {
+				t.Fatal(err)
+			}
+			if err := cli.Close(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond) // six of the settler's idle times
+			if n := staleCount(t, d); n != 1 {
+				t.Fatalf("%d days stale after another process's commit, want 1", n)
+			}
+			net, err := read(d, userID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if net != 150 { // ES at 50 a point: 2 points and 1, no commission
+				t.Fatalf("net %v with the CLI's trade, want 150", net)
+			}
+			waitSettled(t, d, "after the "+name+" read found the day")
+			if net, err := read(d, userID); err != nil || net != 150 {
+				t.Fatalf("net %v, %v from the settled day, want 150", net, err)
+			}
+		})
+	}
+}

@@ -325,13 +325,18 @@ func settledCondition(userID string, f TradeFilter) (string, []any) {
 // order, when f allows (byDays); ok is false otherwise, and the caller
 // reads the trades. The settled days come from their rows, with the given
 // columns; the stale ones, also returned alone in stale, are folded from
-// their trades, with every column.
-func statDays(ctx context.Context, tx txn, userID string, f TradeFilter, cols dayColumns) (days, stale []stats.DayRow, ok bool, err error) {
+// their trades, with every column. Stale days found wake the settler (see
+// staleSeen): a CLI import's days are not read from their trades by every
+// dashboard until serve next writes.
+func (db *DB) statDays(ctx context.Context, tx txn, userID string, f TradeFilter, cols dayColumns) (days, stale []stats.DayRow, ok bool, err error) {
 	if !f.byDays() {
 		return nil, nil, false, nil
 	}
 	if stale, err = staleDays(ctx, tx, userID, f); err != nil {
 		return nil, nil, false, err
+	}
+	if len(stale) > 0 {
+		db.settler.staleSeen()
 	}
 	var d stats.DayRow
 	var columns string

@@ -207,7 +207,7 @@ func compareStats(t *testing.T, d *DB, userID string, f TradeFilter, seed int) (
 		t.Fatal(err)
 	}
 	defer tx.Rollback()
-	rows, staleRows, ok, err := statDays(ctx, tx, userID, f, orderColumns)
+	rows, staleRows, ok, err := d.statDays(ctx, tx, userID, f, orderColumns)
 	if err != nil || !ok {
 		t.Fatalf("seed %d %+v: statDays: ok %v, %v", seed, f, ok, err)
 	}
@@ -225,7 +225,7 @@ func compareStats(t *testing.T, d *DB, userID string, f TradeFilter, seed int) (
 			jsonOf(got), jsonOf(want))
 	}
 	exacts = equalFalls(rows)
-	gotDaily, err := statsDaily(ctx, tx, userID, f)
+	gotDaily, err := d.statsDaily(ctx, tx, userID, f)
 	if err != nil {
 		t.Fatal(err)
 	}
