@@ -83,18 +83,22 @@ func TestDateErrors(t *testing.T) {
 }
 
 func TestHeaderZones(t *testing.T) {
-	file := func(zone string) string {
+	file := func(zone, at string) string {
 		return "Completed Orders\nAccount,Status,Buy/Sell,Symbol,Order Number,Avg Fill Price,Qty Filled,Update Time (" + zone + ")\n" +
-			"APEX-1,Filled,B,MNQZ5,1,21000,1,2025-07-01 09:31:05\n"
+			"APEX-1,Filled,B,MNQZ5,1,21000,1," + at + "\n"
 	}
-	for zone, want := range map[string]string{"EDT": "2025-07-01T13:31:05Z", "CST": "2025-07-01T15:31:05Z", "UTC": "2025-07-01T09:31:05Z",
-		"AEDT": "2025-06-30T22:31:05Z"} {
-		f, err := Read(strings.NewReader(file(zone)), Options{Location: newYork})
-		if err != nil || f.Fills[0].At.UTC().Format(time.RFC3339) != want {
-			t.Errorf("%s: %v %v, want %s", zone, f, err, want)
+	// Year first, read at once, and digits only, read once the file's
+	// date order is known: both in the header's zone.
+	for _, at := range []string{"2025-07-01 09:31:05", "07/01/2025 09:31:05"} {
+		for zone, want := range map[string]string{"EDT": "2025-07-01T13:31:05Z", "CST": "2025-07-01T15:31:05Z", "UTC": "2025-07-01T09:31:05Z",
+			"AEDT": "2025-06-30T22:31:05Z"} {
+			f, err := Read(strings.NewReader(file(zone, at)), Options{Location: newYork})
+			if err != nil || f.Fills[0].At.UTC().Format(time.RFC3339) != want {
+				t.Errorf("%s %s: %v %v, want %s", at, zone, f, err, want)
+			}
 		}
 	}
-	_, err := Read(strings.NewReader(file("XYZ")), Options{Location: newYork})
+	_, err := Read(strings.NewReader(file("XYZ", "2025-07-01 09:31:05")), Options{Location: newYork})
 	var fe *FieldError
 	if !errors.As(err, &fe) || fe.Field != "timezone" || !strings.Contains(fe.Message, "Update Time (XYZ)") {
 		t.Errorf("unknown zone: %v, want a FieldError on timezone naming the header", err)

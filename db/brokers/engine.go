@@ -53,11 +53,19 @@ type reader struct {
 	// those a later row cancelled (IBKR).
 	fills   []Fill
 	skipped map[int]bool
-	// waiting are the fills' times that wait for the date order (digits
-	// only: 10/15/2025); stampBad the fills' times that do not read, and
-	// late those whose instant fails (at most MaxRowErrors each: no more
-	// are reported), each in file order.
-	waiting  []waitingStamp
+	// digits are the times that wait for the date order (digits only:
+	// 10/15/2025), the fills' in file order, then the round trips' (added
+	// by finish); digitsAt says whose each is (the i-th fill's, or the
+	// round trips' times after the fills), and digitsFrom, for a fill's,
+	// its column and zone (in sources). They are the slices the order is
+	// decided on: a file of a million US dates is not copied once more.
+	digits     []parsedStamp
+	digitsAt   []int
+	digitsFrom []uint16
+	sources    []stampSource
+	// stampBad are the fills' times that do not read, and late those whose
+	// instant fails (at most MaxRowErrors each: no more are reported), each
+	// in file order.
 	stampBad rowErrs
 	late     []lateStamp
 	trips    []trip
@@ -71,11 +79,9 @@ type reader struct {
 	names     map[string]string // the account cells read so far
 }
 
-// waitingStamp is a fill's time whose date is digits only, read once the
-// file's dates have decided their order: the i-th fill's.
-type waitingStamp struct {
-	p      parsedStamp
-	i      int
+// stampSource is where a fill's time was read: its column and the zone
+// its header names (nil for none).
+type stampSource struct {
 	column string
 	zone   *time.Location
 }
@@ -355,7 +361,12 @@ func (r *reader) add(f Fill, when stamp) {
 			break
 		}
 		if !p.yearFirst {
-			r.waiting = append(r.waiting, waitingStamp{p: p, i: i, column: when.column, zone: when.zone})
+			if r.digits == nil { // a file writes its dates one way: the rest will wait too
+				n := max(r.opt.Lines-i, 16)
+				r.digits, r.digitsAt, r.digitsFrom = make([]parsedStamp, 0, n), make([]int, 0, n), make([]uint16, 0, n)
+			}
+			r.digits, r.digitsAt = append(r.digits, p), append(r.digitsAt, i)
+			r.digitsFrom = append(r.digitsFrom, r.source(when.column, when.zone))
 			break
 		}
 		if f.At, err = p.instant("", when.zone, r.opt.Location); err != nil && len(r.late) < MaxRowErrors {
@@ -363,6 +374,19 @@ func (r *reader) add(f Fill, when stamp) {
 		}
 	}
 	r.fills = append(r.fills, f)
+}
+
+// source is the index in sources of a time's column and zone: a file
+// reads its times from a column or two.
+func (r *reader) source(column string, zone *time.Location) uint16 {
+	src := stampSource{column, zone}
+	for k, s := range r.sources {
+		if s == src {
+			return uint16(k)
+		}
+	}
+	r.sources = append(r.sources, src)
+	return uint16(len(r.sources) - 1)
 }
 
 // finish reads the times still waiting, turns round trips into their two
@@ -378,11 +402,6 @@ func (r *reader) finish() (*File, error) {
 	// The times in order: the fills' (0 to nf-1), then each round trip's
 	// buy and sell.
 	nf := len(r.fills)
-	digits := make([]parsedStamp, 0, len(r.waiting)) // the readable digits-only dates, and where they are
-	digitsAt := make([]int, 0, len(r.waiting))
-	for _, w := range r.waiting {
-		digits, digitsAt = append(digits, w.p), append(digitsAt, w.i)
-	}
 	tripAt := make([]time.Time, 2*len(r.trips))
 	for j := range tripAt {
 		st := r.tripStamp(j)
@@ -399,13 +418,14 @@ func (r *reader) finish() (*File, error) {
 			continue
 		}
 		if !p.yearFirst {
-			digits, digitsAt = append(digits, p), append(digitsAt, nf+j)
+			r.digits, r.digitsAt = append(r.digits, p), append(r.digitsAt, nf+j)
 			continue
 		}
 		if tripAt[j], err = p.instant("", st.zone, r.opt.Location); err != nil {
 			r.late = append(r.late, lateStamp{i: nf + j, line: st.line, column: st.column, err: err})
 		}
 	}
+	digits, digitsAt := r.digits, r.digitsAt
 	order, warning, conflicts := dateOrder(digits, r.opt)
 	if warning != "" {
 		r.file.Warnings = append(r.file.Warnings, warning)
@@ -478,8 +498,8 @@ func (r *reader) finish() (*File, error) {
 // digits-only one.
 func (r *reader) stampOf(i, k int) (line int, column string, zone *time.Location) {
 	if i < len(r.fills) {
-		w := r.waiting[k]
-		return r.fills[i].Line, w.column, w.zone
+		src := r.sources[r.digitsFrom[k]]
+		return r.fills[i].Line, src.column, src.zone
 	}
 	st := r.tripStamp(i - len(r.fills))
 	return st.line, st.column, st.zone
