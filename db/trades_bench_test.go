@@ -107,6 +107,15 @@ func BenchmarkTrades(b *testing.B) {
 			}
 		}
 	})
+	// GET's answer for a trade that links to nothing: its listing and its
+	// encoded details.
+	b.Run("get/json", func(b *testing.B) {
+		for b.Loop() {
+			if out, err := d.TradeJSON(ctx, userID, some[0].ID); err != nil || out == nil {
+				b.Fatal(out, err)
+			}
+		}
+	})
 	// Pages of 100 with their total, each beside the raw page query alone
 	// (every column of 100 trades in the list's order, no fills, no total)
 	// in the same run: x-raw is the list's rate as a share of the raw one.
