@@ -57,11 +57,11 @@ type reader struct {
 	// 10/15/2025), the fills' in file order, then the round trips' (added
 	// by finish); digitsAt says whose each is (the i-th fill's, or the
 	// round trips' times after the fills), and digitsFrom, for a fill's,
-	// its column and zone (in sources). They are the slices the order is
+	// its column and zone (an index in sources). They are the slices the order is
 	// decided on: a file of a million US dates is not copied once more.
 	digits     []parsedStamp
 	digitsAt   []int
-	digitsFrom []uint16
+	digitsFrom []int32
 	sources    []stampSource
 	// stampBad are the fills' times that do not read, and late those whose
 	// instant fails (at most MaxRowErrors each: no more are reported), each
@@ -73,6 +73,9 @@ type reader struct {
 	costRoles []string
 	// mapping is the user's mapping the file is read by, nil for a format.
 	mapping *Mapping
+	// zones are the zones the headers name, by column, each made once: a
+	// time's zone is compared by identity (source).
+	zones map[int]*time.Location
 	// contracts are the contract cells read so far, as contract writes
 	// them: a file names a few contracts in up to a million rows.
 	contracts map[string]string
@@ -111,7 +114,7 @@ type trip struct {
 
 // read runs the spec over every row, then reads the times.
 func (s spec) read(t *table, opt Options) (*File, error) {
-	r := &reader{t: t, opt: opt, idx: map[string]int{}, costRoles: s.costs, mapping: s.mapping,
+	r := &reader{t: t, opt: opt, idx: map[string]int{}, costRoles: s.costs, mapping: s.mapping, zones: map[int]*time.Location{},
 		file: &File{Format: s.name, Fills: []Fill{}, Warnings: []string{}, Columns: map[string]string{}}}
 	if r.costRoles == nil {
 		r.costRoles = []string{"commission", "fees"}
@@ -124,10 +127,12 @@ func (s spec) read(t *table, opt Options) (*File, error) {
 		r.idx[role] = i
 		r.file.Columns[role] = name
 		if i >= 0 && t.zones[i] != "" {
-			if _, ok := headerZones[t.zones[i]]; !ok {
+			offset, ok := headerZones[t.zones[i]]
+			if !ok {
 				return nil, &FieldError{"timezone", "the header " + name + " names a zone this journal does not know (" +
 					t.zones[i] + "); known: UTC, GMT, EST, EDT, CST, CDT, MST, MDT, PST, PDT, BST, CET, CEST, EET, EEST, JST, AEST, AEDT"}
 			}
+			r.zones[i] = time.FixedZone(t.zones[i], offset)
 		}
 	}
 	for {
@@ -265,9 +270,8 @@ func (r *reader) stamp(line int, rec []string, role string) stamp {
 		return r.mappedStamp(line, rec)
 	}
 	st := stamp{text: r.cell(rec, role), line: line, column: r.file.Columns[role]}
-	if i, ok := r.idx[role]; ok && r.t.zones[i] != "" {
-		z := r.t.zones[i]
-		st.zone = time.FixedZone(z, headerZones[z])
+	if i, ok := r.idx[role]; ok {
+		st.zone = r.zones[i]
 	}
 	return st
 }
@@ -363,7 +367,7 @@ func (r *reader) add(f Fill, when stamp) {
 		if !p.yearFirst {
 			if r.digits == nil { // a file writes its dates one way: the rest will wait too
 				n := max(r.opt.Lines-i, 16)
-				r.digits, r.digitsAt, r.digitsFrom = make([]parsedStamp, 0, n), make([]int, 0, n), make([]uint16, 0, n)
+				r.digits, r.digitsAt, r.digitsFrom = make([]parsedStamp, 0, n), make([]int, 0, n), make([]int32, 0, n)
 			}
 			r.digits, r.digitsAt = append(r.digits, p), append(r.digitsAt, i)
 			r.digitsFrom = append(r.digitsFrom, r.source(when.column, when.zone))
@@ -378,15 +382,15 @@ func (r *reader) add(f Fill, when stamp) {
 
 // source is the index in sources of a time's column and zone: a file
 // reads its times from a column or two.
-func (r *reader) source(column string, zone *time.Location) uint16 {
+func (r *reader) source(column string, zone *time.Location) int32 {
 	src := stampSource{column, zone}
 	for k, s := range r.sources {
 		if s == src {
-			return uint16(k)
+			return int32(k)
 		}
 	}
 	r.sources = append(r.sources, src)
-	return uint16(len(r.sources) - 1)
+	return int32(len(r.sources) - 1)
 }
 
 // finish reads the times still waiting, turns round trips into their two
