@@ -74,7 +74,8 @@ func TestCLIAgainstRunningServer(t *testing.T) {
 	}
 
 	// serve keeps a key it has read while nothing is committed; the
-	// revoke below, by another process, is a commit it must see.
+	// revoke below, through a journal of its own (another process in
+	// TestRevokeBesideServeProcess), is a commit it must see.
 	for range 2 {
 		if status, body := call(t, "GET", accounts, key, ""); status != 200 {
 			t.Fatalf("GET before the revoke: got %d %s, want 200", status, body)
@@ -204,5 +205,42 @@ func TestCommandErrors(t *testing.T) {
 	}
 	if users := mustRun(t, "user", "list", "--data", dir); strings.Count(users, "\n") != 2 {
 		t.Errorf("users after failed commands: got\n%s\nwant only alice", users)
+	}
+}
+
+// TestRevokeBesideServeProcess: serve and the CLI as two processes of the
+// built binary. serve keeps a key it has read while nothing is committed;
+// `key revoke` in another process is a commit the next request sees.
+func TestRevokeBesideServeProcess(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	key := setUpUser(t, dir)
+	other := lastLine(mustRun(t, "key", "create", "--user", "me", "--data", dir))
+	srv := startBinary(t, dir)
+	accounts := srv.base + "/api/v1/accounts"
+	for round := range 3 {
+		for range 3 {
+			if status, body := call(t, "GET", accounts, key, ""); status != 200 {
+				t.Fatalf("GET: got %d %s, want 200", status, body)
+			}
+		}
+		if round == 1 { // a commit of serve's own between the rounds
+			if status, body := call(t, "POST", accounts, other, `{"account_number":"A-9"}`); status != 201 {
+				t.Fatalf("POST: got %d %s, want 201", status, body)
+			}
+		}
+	}
+	list, err := runBinary(t, "key", "list", "--data", dir)
+	if err != nil {
+		t.Fatal(err, list)
+	}
+	row := keyRow(t, list, key[:8])
+	if out, err := runBinary(t, "key", "revoke", row[0], "--data", dir); err != nil || !strings.Contains(out, "revoked key") {
+		t.Fatalf("key revoke: %v %s", err, out)
+	}
+	if status, body := call(t, "GET", accounts, key, ""); status != 401 || errorCode(t, body) != "UNAUTHORIZED" {
+		t.Errorf("GET with the key revoked by another process: got %d %s, want 401 UNAUTHORIZED", status, body)
+	}
+	if status, body := call(t, "GET", accounts, other, ""); status != 200 {
+		t.Errorf("GET with another key: got %d %s, want 200", status, body)
 	}
 }

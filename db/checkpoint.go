@@ -55,8 +55,7 @@ const (
 type checkpointer struct {
 	pool     *sql.DB // one connection, its own
 	writer   *writer
-	wal      string // the log's path
-	shm      string // the wal-index's path
+	shm      *os.File // the wal-index (DB.shm); nil: every commit checkpoints
 	kick     chan struct{}
 	stop     chan struct{}
 	done     chan struct{}
@@ -65,14 +64,13 @@ type checkpointer struct {
 	through atomic.Pointer[func(context.Context, string) error]
 }
 
-// newCheckpointer starts the checkpointer of the journal at path, on pool.
-func newCheckpointer(ctx context.Context, pool *sql.DB, path string, w *writer) (*checkpointer, error) {
-	// The connection holds the -shm file open, so the one opened here is
-	// the one SQLite uses for as long as the checkpointer runs.
+// newCheckpointer starts the checkpointer of the journal whose wal-index
+// is shm, on pool.
+func newCheckpointer(ctx context.Context, pool *sql.DB, shm *os.File, w *writer) (*checkpointer, error) {
 	if err := pool.PingContext(ctx); err != nil {
 		return nil, err
 	}
-	c := &checkpointer{pool: pool, writer: w, wal: path + "-wal", shm: path + "-shm", kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	c := &checkpointer{pool: pool, writer: w, shm: shm, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go c.run()
 	return c, nil
 }
@@ -87,10 +85,7 @@ func (c *checkpointer) committed() {
 
 func (c *checkpointer) run() {
 	defer close(c.done)
-	shm, _ := os.Open(c.shm) // nil when it cannot be read: every commit then checkpoints
-	if shm != nil {
-		defer shm.Close()
-	}
+	shm := c.shm
 	idle := time.NewTimer(walIdle)
 	idle.Stop()
 	for {

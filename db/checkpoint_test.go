@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -67,7 +68,7 @@ func walBoundedUnderReaders(t *testing.T, writers int) {
 					t.Error(err)
 					return
 				}
-				fi, err := os.Stat(d.checkpointer.wal)
+				fi, err := os.Stat(journalPath(d) + "-wal")
 				if err != nil {
 					t.Error(err)
 					return
@@ -118,7 +119,7 @@ func TestWALState(t *testing.T) {
 	}
 	write(10)
 	var busy, logged, copied int64
-	raw, err := sql.Open("sqlite", d.checkpointer.wal[:len(d.checkpointer.wal)-len("-wal")])
+	raw, err := sql.Open("sqlite", journalPath(d))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,13 +167,11 @@ func scratchJournal(t *testing.T) (*DB, *os.File) {
 	t.Helper()
 	d := newTestDB(t)
 	execWrite(t, d, `CREATE TABLE scratch (b BLOB)`)
-	shm, err := os.Open(d.checkpointer.shm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { shm.Close() })
-	return d, shm
+	return d, d.shm
 }
+
+// journalPath is the path of d's journal, beside its wal-index.
+func journalPath(d *DB) string { return strings.TrimSuffix(d.shm.Name(), "-shm") }
 
 // execWrite runs one statement as a write of its own.
 func execWrite(t *testing.T, d *DB, query string, args ...any) {

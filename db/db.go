@@ -43,6 +43,10 @@ type DB struct {
 	// every request starts with (see dsn).
 	lookup      *sql.DB
 	lookupStmts *stmtCache
+	// shm is the journal's wal-index (the -shm file), opened once beside
+	// SQLite's connections to read its header (the checkpointer, keys);
+	// nil when it cannot be read. It is closed after the connections.
+	shm *os.File
 	// keys keeps authenticated keys while the journal is unchanged.
 	keys   *keyCache
 	writer *writer
@@ -106,12 +110,14 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	ckpt.SetConnMaxIdleTime(0)
 	writeStmts := newStmtCache(write)
 	writer := newWriter(write, writeStmts)
-	checkpointer, err := newCheckpointer(ctx, ckpt, abs, writer)
+	shm := openWALIndex(abs)
+	checkpointer, err := newCheckpointer(ctx, ckpt, shm, writer)
 	if err != nil {
 		ckpt.Close()
 		write.Close()
 		read.Close()
 		lookup.Close()
+		closeWALIndex(shm)
 		return nil, err
 	}
 	d := &DB{
@@ -121,7 +127,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		readStmts:    newStmtCache(read),
 		lookup:       lookup,
 		lookupStmts:  newStmtCache(lookup),
-		keys:         openKeyCache(abs),
+		shm:          shm,
+		keys:         &keyCache{shm: shm},
 		writer:       writer,
 		checkpointer: checkpointer,
 		statuses:     newStatusMemo(),
@@ -307,7 +314,32 @@ func (db *DB) Close() error {
 	db.readStmts.close()
 	db.lookupStmts.close()
 	db.writeStmts.close()
-	return errors.Join(db.checkpointer.close(), db.keys.close(), db.read.Close(), db.lookup.Close(), db.write.Close())
+	return errors.Join(db.checkpointer.close(), db.read.Close(), db.lookup.Close(), db.write.Close(), closeWALIndex(db.shm))
+}
+
+// openWALIndex opens the wal-index of the journal at path for reading its
+// header, or is nil. The connections have created it; it is beside the
+// file the path names once symbolic links are followed, as SQLite finds
+// it.
+func openWALIndex(path string) *os.File {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	shm, err := os.Open(path + "-shm")
+	if err != nil {
+		return nil
+	}
+	return shm
+}
+
+// closeWALIndex closes the wal-index opened by openWALIndex, after every
+// connection of the DB: a descriptor closed drops all of the process's
+// POSIX locks on the file, the connections' own included.
+func closeWALIndex(shm *os.File) error {
+	if shm == nil {
+		return nil
+	}
+	return shm.Close()
 }
 
 // Pragma reads one pragma from a reader (readOnly) or the writer connection;

@@ -20,15 +20,22 @@ import (
 // header is still that one, nothing has been committed since, and the
 // principal is what the key's query would read now. Any other header (or
 // none, torn by a commit under way) empties the cache and the key is read
-// again. The -shm file read is the journal's for as long as the DB is
-// open: SQLite deletes it only when its last connection closes, which
-// needs an exclusive lock on the database file that no connection gets
-// while ours (each holding a shared one in WAL mode) are open.
+// again.
+//
+// This is the test SQLite's own connections make: each keeps its page
+// cache while the header it reads at the start of a read transaction is
+// the one it last saw (walIndexTryHdr), so a kept principal is exactly as
+// current as a page SQLite itself would serve. The header can come back
+// to an earlier value only if the wal-index is rebuilt (recovery over an
+// empty log writes the same header every time), which SQLite's locks on
+// the -shm file forbid while any connection has it open; hence DB.shm is
+// closed after the connections (closing a descriptor drops every POSIX
+// lock the process holds on the file).
 //
 // Only found keys are kept (a revoked one too, with Revoked set), at most
 // keyCacheSize of them; an unknown key is read every time.
 type keyCache struct {
-	shm *os.File // the -shm file; nil: nothing is kept
+	shm *os.File // the wal-index (DB.shm); nil: nothing is kept
 
 	mu     sync.Mutex
 	header [walHeaderSize]byte // the header the principals were read under
@@ -39,17 +46,6 @@ const (
 	keyCacheSize  = 256
 	walHeaderSize = 48
 )
-
-// openKeyCache opens the cache of the journal at path, whose connections
-// already hold its -shm file open; it keeps nothing if the file cannot be
-// read.
-func openKeyCache(path string) *keyCache {
-	shm, err := os.Open(path + "-shm")
-	if err != nil {
-		return &keyCache{}
-	}
-	return &keyCache{shm: shm}
-}
 
 // now reads the wal-index header as it is now; ok is false when it cannot
 // be trusted to name the journal's state.
@@ -107,11 +103,4 @@ func (c *keyCache) put(h [walHeaderSize]byte, hash []byte, p Principal) {
 	}
 	p.Scopes = slices.Clip(p.Scopes) // shared by every request: an append copies it
 	c.keys[string(hash)] = p
-}
-
-func (c *keyCache) close() error {
-	if c == nil || c.shm == nil {
-		return nil
-	}
-	return c.shm.Close()
 }

@@ -3,6 +3,7 @@ package db
 import (
 	"encoding/binary"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -185,5 +186,68 @@ func TestKeyCacheKeepsUnderItsHeader(t *testing.T) {
 	}
 	if len(c.keys) != keyCacheSize {
 		t.Errorf("cache holds %d keys, want at most %d", len(c.keys), keyCacheSize)
+	}
+}
+
+// TestKeyCacheThroughSymlink: a journal opened through a symbolic link has
+// its wal-index beside the file the link names, as SQLite keeps it; a
+// stale -shm file left beside the link (a journal moved and linked after a
+// crash) must not be the one read, or its header would never change.
+func TestKeyCacheThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "disk", "journal.db")
+	if err := os.Mkdir(filepath.Dir(real), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	first, err := Open(t.Context(), real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var header [2 * walHeaderSize]byte
+	if _, err := first.shm.ReadAt(header[:], 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "journal.db")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(link+"-shm", header[:], 0o600); err != nil { // the leftover, its header valid
+		t.Fatal(err)
+	}
+
+	d, err := Open(t.Context(), link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := d.shm.Name(); got != real+"-shm" {
+		t.Fatalf("wal-index read from %s, want %s", got, real+"-shm")
+	}
+	if _, err := d.CreateUser(t.Context(), "alice", ""); err != nil {
+		t.Fatal(err)
+	}
+	scopes, _ := ParseScopes("read")
+	k, key, err := d.CreateKey(t.Context(), "alice", "", scopes, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if p, err := d.Authenticate(t.Context(), key); err != nil || p.Revoked {
+			t.Fatalf("new key: %+v, %v", p, err)
+		}
+	}
+	cli, err := Open(t.Context(), link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	if err := cli.RevokeKey(t.Context(), k.ID); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := d.Authenticate(t.Context(), key); err != nil || !p.Revoked {
+		t.Errorf("after the revoke: %+v, %v, want Revoked", p, err)
 	}
 }

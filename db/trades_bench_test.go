@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -342,11 +341,7 @@ func BenchmarkTradeDaysWrite(b *testing.B) {
 				}
 				d.HandOverCheckpoints(func(context.Context, string) error { return nil })
 				defer d.checkpointer.through.Store(nil)
-				shm, err := os.Open(d.checkpointer.shm)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer shm.Close()
+				shm := d.shm
 				frames := func() int64 {
 					logged, _, ok := walState(shm)
 					if !ok {
