@@ -112,18 +112,21 @@ type levels []trading.Level
 
 // Scan reads the stored JSON array.
 func (l *levels) Scan(src any) error {
+	*l = nil
 	var b []byte
 	switch v := src.(type) {
 	case string:
+		if v == "[]" { // most trades: nothing to decode (a GET reads two)
+			return nil
+		}
 		b = []byte(v)
 	case []byte:
+		if string(v) == "[]" {
+			return nil
+		}
 		b = v
 	default:
 		return fmt.Errorf("levels: cannot scan %T", src)
-	}
-	*l = nil
-	if string(b) == "[]" { // most trades: no reflection for nothing (a GET reads two)
-		return nil
 	}
 	return json.Unmarshal(b, (*[]trading.Level)(l))
 }
