@@ -25,14 +25,7 @@ func TestAuthenticateSeesEveryCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, err := d.CreateUser(t.Context(), "alice", ""); err != nil {
-		t.Fatal(err)
-	}
-	scopes, _ := ParseScopes("read")
-	k, key, err := d.CreateKey(t.Context(), "alice", "", scopes, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k, key := aliceReadKey(t, d)
 	read := func(step string) Principal {
 		t.Helper()
 		// Twice: the second is the one a kept principal answers.
@@ -101,6 +94,21 @@ func TestAuthenticateSeesEveryCommit(t *testing.T) {
 	if _, err := d.Authenticate(t.Context(), key); !errors.As(err, &nf) {
 		t.Errorf("deleted key: got %v, want *NotFoundError", err)
 	}
+}
+
+// aliceReadKey adds user alice and a read key of hers: its record and
+// secret.
+func aliceReadKey(t *testing.T, d *DB) (Key, string) {
+	t.Helper()
+	if _, err := d.CreateUser(t.Context(), "alice", ""); err != nil {
+		t.Fatal(err)
+	}
+	scopes, _ := ParseScopes("read")
+	k, key, err := d.CreateKey(t.Context(), "alice", "", scopes, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k, key
 }
 
 // TestKeyCacheHeader: the cache trusts only a whole, initialized header
@@ -226,14 +234,7 @@ func TestKeyCacheThroughSymlink(t *testing.T) {
 	if got := d.shm.Name(); got != real+"-shm" {
 		t.Fatalf("wal-index read from %s, want %s", got, real+"-shm")
 	}
-	if _, err := d.CreateUser(t.Context(), "alice", ""); err != nil {
-		t.Fatal(err)
-	}
-	scopes, _ := ParseScopes("read")
-	k, key, err := d.CreateKey(t.Context(), "alice", "", scopes, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k, key := aliceReadKey(t, d)
 	for range 2 {
 		if p, err := d.Authenticate(t.Context(), key); err != nil || p.Revoked {
 			t.Fatalf("new key: %+v, %v", p, err)
