@@ -85,7 +85,6 @@ func (c *checkpointer) committed() {
 
 func (c *checkpointer) run() {
 	defer close(c.done)
-	shm := c.shm
 	idle := time.NewTimer(walIdle)
 	idle.Stop()
 	for {
@@ -97,7 +96,7 @@ func (c *checkpointer) run() {
 		case <-c.stop:
 			return
 		}
-		logged, waiting, ok := walState(shm)
+		logged, waiting, ok := walState(c.shm)
 		switch {
 		case !ok:
 			c.checkpoint("PASSIVE")
@@ -137,11 +136,8 @@ func (c *checkpointer) checkpoint(mode string) {
 // may be torn by a commit or checkpoint under way; that only moves the
 // next checkpoint by a commit.
 func walState(shm *os.File) (logged, waiting int64, ok bool) {
-	if shm == nil {
-		return 0, 0, false
-	}
-	var h [100]byte
-	if _, err := shm.ReadAt(h[:], 0); err != nil {
+	h, ok := readWALIndexHead(shm)
+	if !ok {
 		return 0, 0, false
 	}
 	e := binary.NativeEndian
@@ -157,6 +153,21 @@ func walState(shm *os.File) (logged, waiting int64, ok bool) {
 	}
 	frame := 24 + pageSize
 	return mxFrame * frame, max(0, mxFrame-nBackfill) * frame, true
+}
+
+// walHeaderSize is the size of one copy of the wal-index header; the
+// head read below holds its two copies and then the checkpoint
+// information's first field, nBackfill (https://sqlite.org/walformat.html).
+const walHeaderSize = 48
+
+// readWALIndexHead reads the start of the wal-index shm (nil: none), as it
+// is now, without a lock.
+func readWALIndexHead(shm *os.File) (h [2*walHeaderSize + 4]byte, ok bool) {
+	if shm == nil {
+		return h, false
+	}
+	_, err := shm.ReadAt(h[:], 0)
+	return h, err == nil
 }
 
 // close stops the checkpointer and closes its connection; closing again

@@ -42,23 +42,17 @@ type keyCache struct {
 	keys   map[string]Principal
 }
 
-const (
-	keyCacheSize  = 256
-	walHeaderSize = 48
-)
+const keyCacheSize = 256
 
 // now reads the wal-index header as it is now; ok is false when it cannot
 // be trusted to name the journal's state.
 func (c *keyCache) now() (h [walHeaderSize]byte, ok bool) {
-	if c == nil || c.shm == nil {
+	head, ok := readWALIndexHead(c.shm)
+	if !ok {
 		return h, false
 	}
-	var both [2 * walHeaderSize]byte
-	if _, err := c.shm.ReadAt(both[:], 0); err != nil {
-		return h, false
-	}
-	copy(h[:], both[:walHeaderSize])
-	return h, walHeaderValid(both[:])
+	copy(h[:], head[:walHeaderSize])
+	return h, walHeaderValid(head[:2*walHeaderSize])
 }
 
 // walHeaderValid reports whether the two copies of the wal-index header in
