@@ -9,18 +9,17 @@ import (
 
 // keyCache remembers the principals of the keys authenticated since the
 // journal last changed, so that a stream of reads with one key reads the
-// key once, not once a request (a tenth of a GET's CPU under compare.sh).
+// key once, not once a request (a fifth of a GET's CPU under compare.sh).
 //
 // What tells it the journal changed is the wal-index header at the start
 // of the -shm file (https://sqlite.org/walformat.html): every commit, by
 // this process or any other (a CLI revoking a key beside serve), rewrites
 // it with the log's new last frame and checksums, and a log that starts
-// over gets new salts, so the header never comes back to a value it had.
-// A principal is kept under the header read before the key was: while the
-// header is still that one, nothing has been committed since, and the
-// principal is what the key's query would read now. Any other header (or
-// none, torn by a commit under way) empties the cache and the key is read
-// again.
+// over gets new salts. A principal is kept under the header read before
+// the key was: while the header is still that one, nothing has been
+// committed since, and the principal is what the key's query would read
+// now. Any other header (or none, torn by a commit under way) empties the
+// cache and the key is read again.
 //
 // This is the test SQLite's own connections make: each keeps its page
 // cache while the header it reads at the start of a read transaction is

@@ -57,8 +57,8 @@ type reader struct {
 	// 10/15/2025), the fills' in file order, then the round trips' (added
 	// by finish); digitsAt says whose each is (the i-th fill's, or the
 	// round trips' times after the fills), and digitsFrom, for a fill's,
-	// its column and zone (an index in sources). They are the slices the order is
-	// decided on: a file of a million US dates is not copied once more.
+	// its column and zone (an index in sources). They are the slices the
+	// order is decided on: a file of a million US dates is not copied.
 	digits     []parsedStamp
 	digitsAt   []int
 	digitsFrom []int32
