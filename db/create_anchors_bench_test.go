@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tradejournal/internal/testkit"
 )
 
 // BenchmarkCreateAnchors splits compare.sh's create row (issue 31: ours at
@@ -48,24 +49,7 @@ func BenchmarkCreateAnchors(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer rows.Close()
-		cols, err := rows.Columns()
-		if err != nil {
-			b.Fatal(err)
-		}
-		var out [][]any
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				b.Fatal(err)
-			}
-			out = append(out, vals)
-		}
-		return cols, out
+		return testkit.Rows(b, rows)
 	}
 	tradeCols, tradeRows := row(`SELECT * FROM trades WHERE id = ?`, template.ID)
 	fillCols, fillRows := row(`SELECT * FROM executions WHERE trade_id = ? ORDER BY position`, template.ID)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tradejournal/internal/testkit"
 )
 
 // postFills posts a body to /fills.
@@ -44,18 +45,9 @@ func (e *tradeEnv) wantRows(t *testing.T, query string, want ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
+	_, values := testkit.Rows(t, rows)
 	var got []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
+	for _, vals := range values {
 		parts := make([]string, len(vals))
 		for i, v := range vals {
 			parts[i] = fmt.Sprint(v)

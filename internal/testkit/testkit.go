@@ -1,10 +1,12 @@
 // Package testkit holds what the tests of several packages share: a log
 // buffer that a server's goroutines and the test write and read at once,
-// and a small disk that the test fills for real.
+// a small disk that the test fills for real, and the rows of a query
+// whatever its columns.
 package testkit
 
 import (
 	"bytes"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -76,4 +78,30 @@ func FillDisk(t testing.TB, dir string) string {
 		}
 	}
 	return path
+}
+
+// Rows reads every row of rows, whatever its columns, as the driver gives
+// their values, and closes rows.
+func Rows(t testing.TB, rows *sql.Rows) (cols []string, values [][]any) {
+	t.Helper()
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		values = append(values, vals)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cols, values
 }
