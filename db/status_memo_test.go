@@ -94,6 +94,21 @@ func sameStatus(t *testing.T, what string, got, want prop.Status) {
 	}
 }
 
+// statusIsFullWalk reads the account's status and fails the test unless
+// it is the full walk's, figure for figure (what says when); it returns
+// the status read.
+func statusIsFullWalk(t *testing.T, d *DB, userID, accountID, what string) prop.Status {
+	t.Helper()
+	got, err := d.AccountStatus(t.Context(), userID, accountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fullWalk(t, d, userID, accountID, d.Now())
+	want.EvaluatedAt = got.EvaluatedAt
+	sameStatus(t, what, got, want)
+	return got
+}
+
 func statusText(s prop.Status) string {
 	opt := func(p *float64) string {
 		if p == nil {
@@ -488,13 +503,7 @@ func TestAccountStatusesStaleRules(t *testing.T) {
 	if *stale[0].DrawdownFloor == *fullWalk(t, d, userID, accountID, d.Now()).DrawdownFloor {
 		t.Fatal("the stale rules give the same floor: the test shows nothing")
 	}
-	got, err := d.AccountStatus(ctx, userID, accountID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := fullWalk(t, d, userID, accountID, d.Now())
-	want.EvaluatedAt = got.EvaluatedAt
-	sameStatus(t, "status after the page read stale rules", got, want)
+	statusIsFullWalk(t, d, userID, accountID, "status after the page read stale rules")
 }
 
 // TestStatusMemoGenerations pins the memo's bookkeeping: a walk is kept by
@@ -740,13 +749,7 @@ func TestAccountStatusConcurrentWrites(t *testing.T) {
 	written.Wait()
 	close(done)
 	read.Wait()
-	got, err := d.AccountStatus(ctx, userID, accountID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := fullWalk(t, d, userID, accountID, d.Now())
-	want.EvaluatedAt = got.EvaluatedAt
-	sameStatus(t, "after the writes", got, want)
+	got := statusIsFullWalk(t, d, userID, accountID, "after the writes")
 	if got.RealizedPnL != writers*trades*10 {
 		t.Fatalf("realized %v, want %v", got.RealizedPnL, writers*trades*10)
 	}
@@ -1136,13 +1139,7 @@ func TestWalkMarksContinuedTrade(t *testing.T) {
 	if !slices.Contains(stale, "2026-03-02") {
 		t.Fatalf("stale %v after a fill added to the trade entered on 2026-03-02", stale)
 	}
-	got, err := d.AccountStatus(ctx, userID, accountID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := fullWalk(t, d, userID, accountID, d.Now())
-	want.EvaluatedAt = got.EvaluatedAt
-	sameStatus(t, "after the trade was continued", got, want)
+	statusIsFullWalk(t, d, userID, accountID, "after the trade was continued")
 }
 
 // TestSettlerWokenByStatsReads: a dashboard statistic that folds a stale
