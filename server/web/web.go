@@ -345,6 +345,10 @@ var navLinks = []struct{ nav, href, text string }{
 // navReviewAfter is the navigation link the review queue's follows.
 const navReviewAfter = "trades"
 
+// mainWriter is a page's data that writes its own main (the trade list's),
+// in place of its template's "main".
+type mainWriter interface{ writeMain(b *bytes.Buffer) }
+
 // writeLayout writes a page in the layout: its head with the page's
 // title (layout.html's "head", so html/template escapes the title as the
 // text of a <title>), for a session the navigation bar and the sign-out
@@ -352,11 +356,8 @@ const navReviewAfter = "trades"
 // html/template, where it cost a reflective call for each of its eleven
 // tests of the page's Nav (issue 31); it holds no value but the count and
 // the session's token, escaped as the template escaped it
-// (TestLayoutAsTheTemplate).
-// mainWriter is a page's data that writes its own main (the trade list's),
-// in place of its template's "main".
-type mainWriter interface{ writeMain(b *bytes.Buffer) }
-
+// (TestLayoutAsTheTemplate). A page's data that is a mainWriter writes
+// its own main.
 func writeLayout(b *bytes.Buffer, t *template.Template, l layoutData) error {
 	if err := t.ExecuteTemplate(b, "head", l.Page); err != nil {
 		return err
